@@ -1,0 +1,49 @@
+// Element types, operators, accumulators and variant metadata shared by every
+// pattern. Plain enums + string conversions: the CLI, the JSON and the error
+// messages all spell these the same way.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+// The CUDA runtime's stream type, declared at global scope exactly as
+// cuda_runtime_api.h does, so stream_t below *is* cudaStream_t.
+struct CUstream_st;
+
+namespace tessera {
+
+enum class Dtype { f32, f64, i32, i64 };
+enum class Op { sum, min, max };
+
+// How a floating-point sum accumulates. `native` means the input type
+// (float for float, double for double, exact 64-bit for integers).
+enum class Accum { native, f64, kahan, dfloat };
+
+enum class Backend { cpu, cuda };
+enum class Kind { reference, seed, tessera, vendor };
+
+std::string_view to_string(Dtype t) noexcept;  // "float", "double", "int32", "int64"
+std::string_view to_string(Op op) noexcept;    // "sum", "min", "max"
+std::string_view to_string(Accum a) noexcept;  // "native", "double", "kahan", "dfloat"
+std::string_view to_string(Backend b) noexcept;
+std::string_view to_string(Kind k) noexcept;
+
+std::optional<Dtype> parse_dtype(std::string_view s) noexcept;
+std::optional<Op> parse_op(std::string_view s) noexcept;
+std::optional<Accum> parse_accum(std::string_view s) noexcept;
+
+std::size_t size_of(Dtype t) noexcept;
+
+template <class T> constexpr Dtype dtype_of();
+template <> constexpr Dtype dtype_of<float>() { return Dtype::f32; }
+template <> constexpr Dtype dtype_of<double>() { return Dtype::f64; }
+template <> constexpr Dtype dtype_of<std::int32_t>() { return Dtype::i32; }
+template <> constexpr Dtype dtype_of<std::int64_t>() { return Dtype::i64; }
+
+// Opaque stream handle: the same type as cudaStream_t, declared here so that
+// the public headers compile without the CUDA headers (CPU-only builds).
+using stream_t = ::CUstream_st*;
+
+}  // namespace tessera

@@ -1,0 +1,49 @@
+// tessera::reduce — sum, min or max of a device array.
+//
+//   float s = tessera::reduce(d_x, n, tessera::Op::sum);            // best variant
+//   auto  s = tessera::reduce(d_x, n, Op::sum, {.accum = Accum::dfloat});
+//   tessera::reduce_into(d_x, n, Op::max, d_result, {.stream = s}); // async, result on device
+//   tessera::reduce(d_x, n, Op::sum, {.variant = "warp_shuffle"});  // any ladder rung by name
+//
+// Types: float, double, int32, int64. Integer results are int64 (sums of
+// int32 are exact; int64 sums wrap modulo 2^64). Float sums may accumulate in
+// float (native), double, Kahan-compensated float or double-float; the result
+// is rounded once to float. min/max propagate NaN. n = 0 gives the identity
+// (0, +inf / INT_MAX for min, -inf / INT_MIN for max).
+// Errors (null pointer with n > 0, a host pointer, an unsupported type/op/accum
+// combination, an unknown variant, a failed allocation) throw tessera::Error
+// before anything is written to the output.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "tessera/core/types.hpp"
+
+namespace tessera {
+
+template <class T>
+using reduce_result_t = std::conditional_t<std::is_integral_v<T>, std::int64_t, T>;
+
+struct ReduceOptions {
+  Accum accum = Accum::native;
+  std::string variant = {};  // empty: the best variant for this size and type
+  stream_t stream = nullptr;
+};
+
+// Synchronous: returns the result on the host (synchronises `options.stream`).
+template <class T>
+reduce_result_t<T> reduce(const T* d_in, std::size_t n, Op op, const ReduceOptions& options = {});
+
+// Asynchronous: writes one reduce_result_t<T> to device memory `d_out`,
+// ordered on `options.stream`.
+template <class T>
+void reduce_into(const T* d_in, std::size_t n, Op op, reduce_result_t<T>* d_out,
+                 const ReduceOptions& options = {});
+
+// The name of the variant the public API picks for these arguments.
+std::string reduce_default_variant(Dtype type, Op op, Accum accum, std::size_t n);
+
+}  // namespace tessera

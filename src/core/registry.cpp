@@ -1,0 +1,27 @@
+#include "core/registry.hpp"
+
+#include "harness/problems/patterns.hpp"
+
+namespace tessera {
+
+namespace {
+// Adding a pattern = one line here.
+std::vector<std::unique_ptr<harness::Pattern>> register_all() {
+  std::vector<std::unique_ptr<harness::Pattern>> all;
+  all.push_back(harness::make_reduce_pattern());
+  return all;
+}
+}  // namespace
+
+const std::vector<std::unique_ptr<harness::Pattern>>& patterns() {
+  static const auto all = register_all();
+  return all;
+}
+
+const harness::Pattern* find_pattern(std::string_view name) {
+  for (const auto& p : patterns())
+    if (p->name() == name) return p.get();
+  return nullptr;
+}
+
+}  // namespace tessera

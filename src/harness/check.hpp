@@ -1,0 +1,38 @@
+// Checks of results against the reference.
+//
+// - Integers, min/max and anything with an exact answer: equality (NaN equals
+//   NaN, -0 equals +0).
+// - Floating-point sums: |got - ref| <= tol * sum(|x_i|), with
+//     tol = eps_out + eps_acc * (16 + 4 * sqrt(n))
+//   eps_out: unit roundoff of the result type (the final rounding);
+//   eps_acc: of the accumulator (float 2^-24, double 2^-53, Kahan and
+//   double-float 2^-44). The sqrt(n) term covers the growth of rounding
+//   error along the longest serial chain of any rung; 16 covers the tree.
+//   Written as !(err <= tol) so NaN fails.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "tessera/core/types.hpp"
+
+namespace tessera::harness {
+
+struct CheckResult {
+  bool ok = false;
+  double max_rel_err = 0;  // |got - ref| / |ref| (absolute where ref == 0)
+  std::string detail;      // on failure: what differed, and where
+};
+
+// Unit roundoff of an accumulator for a sum over elements of `type`.
+double accumulator_epsilon(Dtype type, Accum accum);
+
+// Tolerance on |got - ref| for a sum of n elements whose absolute values add
+// to abs_sum.
+double sum_tolerance(Dtype type, Accum accum, std::size_t n, double abs_sum);
+
+// Compare two scalars. `exact`: equality; otherwise within `tol`.
+CheckResult check_scalar(double got, double ref, bool exact, double tol);
+CheckResult check_exact_int(long long got, long long ref);
+
+}  // namespace tessera::harness

@@ -1,0 +1,91 @@
+// The harness's view of a pattern: a Pattern makes Problems (seeded inputs +
+// reference answer + cost model); a Problem binds a variant into an Instance
+// that can be checked and timed. The harness knows nothing else of a pattern.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/check.hpp"
+#include "tessera/core/types.hpp"
+#include "tessera/core/variant.hpp"
+
+namespace tessera::harness {
+
+// What limits a pattern: bytes through memory or arithmetic.
+enum class Bound { memory, compute };
+
+// The cost model: the fewest bytes that must move (each input read once, each
+// output written once) and the arithmetic that must be done.
+struct Cost {
+  double bytes = 0;
+  double flops = 0;
+  Bound bound = Bound::memory;
+};
+
+// Labels of one problem, as they appear in the table and the JSON.
+struct ProblemDesc {
+  std::string pattern;       // "reduce"
+  std::string label;         // "float sum n=268435456"
+  std::string type;          // "float"
+  std::string op;            // "sum"
+  std::string accum;         // "native" (empty where it does not apply)
+  std::string distribution;  // "uniform"
+  std::vector<std::size_t> shape;
+};
+
+// One variant bound to one problem, with its output and workspace allocated.
+class Instance {
+ public:
+  virtual ~Instance() = default;
+  // Enqueue one run (CUDA variants, on `stream`, graph-capturable) or run it
+  // synchronously (CPU variants).
+  virtual void run(stream_t stream) = 0;
+  // Poison the output, run once, wait, compare every output element with the
+  // reference.
+  virtual CheckResult check(stream_t stream) = 0;
+};
+
+class Problem {
+ public:
+  virtual ~Problem() = default;
+  virtual const ProblemDesc& desc() const = 0;
+  virtual Cost cost() const = 0;
+  // Whether `v` can run this problem (type/op support, GPU present, size).
+  virtual bool supports(const VariantInfo& v) const = 0;
+  virtual std::unique_ptr<Instance> bind(const VariantInfo& v) = 0;
+};
+
+// What the user asked the run for.
+struct RunOptions {
+  std::uint64_t seed = 20261122;
+  std::optional<std::size_t> size;  // --size: overrides the default size
+  bool large = false;               // verify: add sizes past 2^31 elements
+  bool quick = false;               // verify: small sizes only (sanitizers)
+  bool gpu = false;                 // a CUDA device is present and usable
+  std::optional<Dtype> type;        // filters
+  std::optional<Op> op;
+  std::optional<Accum> accum;
+};
+
+// A problem not built yet: made one at a time so that only one problem's
+// buffers are alive.
+struct ProblemFactory {
+  std::string label;
+  std::function<std::unique_ptr<Problem>()> make;
+};
+
+class Pattern {
+ public:
+  virtual ~Pattern() = default;
+  virtual std::string_view name() const = 0;
+  virtual std::vector<VariantInfo> variants() const = 0;  // ladder order
+  virtual std::vector<ProblemFactory> verify_problems(const RunOptions& o) const = 0;
+  virtual std::vector<ProblemFactory> bench_problems(const RunOptions& o) const = 0;
+};
+
+}  // namespace tessera::harness

@@ -1,0 +1,260 @@
+#include "harness/runner.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <ostream>
+
+#include "core/registry.hpp"
+#include "harness/timing.hpp"
+#include "tessera/core/error.hpp"
+
+#if TESSERA_HAVE_CUDA
+#include <cuda_runtime_api.h>
+
+#include "tessera/core/cuda_check.hpp"
+#endif
+
+namespace tessera::harness {
+
+namespace {
+
+// Progress on stderr, only when it is a terminal (kept off logs and pipes).
+class Progress {
+ public:
+  Progress() : tty_(isatty(STDERR_FILENO) != 0) {}
+  ~Progress() { clear(); }
+  void show(const std::string& text) {
+    if (!tty_) return;
+    std::fprintf(stderr, "\r\033[K%s", text.c_str());
+    std::fflush(stderr);
+  }
+  void clear() {
+    if (tty_) std::fprintf(stderr, "\r\033[K");
+  }
+
+ private:
+  bool tty_;
+};
+
+// An owned stream for GPU work (the default stream would serialise with
+// everything else in the process).
+class Stream {
+ public:
+  explicit Stream(bool gpu) {
+#if TESSERA_HAVE_CUDA
+    if (gpu) TESSERA_CUDA(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking));
+#else
+    (void)gpu;
+#endif
+  }
+  ~Stream() {
+#if TESSERA_HAVE_CUDA
+    if (s_) (void)cudaStreamDestroy(s_);
+#endif
+  }
+  stream_t get() const { return s_; }
+
+ private:
+  stream_t s_ = nullptr;
+};
+
+std::vector<const Pattern*> selected_patterns(const Selector& sel) {
+  std::vector<const Pattern*> out;
+  for (const auto& p : patterns())
+    if (sel.pattern.empty() || p->name() == sel.pattern) out.push_back(p.get());
+  return out;
+}
+
+std::vector<VariantInfo> selected_variants(const Pattern& p, const Selector& sel) {
+  std::vector<VariantInfo> out;
+  for (const auto& v : p.variants())
+    if (sel.variant.empty() || v.name == sel.variant) out.push_back(v);
+  return out;
+}
+
+// Checks one variant on one problem; exceptions become failures.
+BenchResult check_one(Problem& problem, const VariantInfo& v, stream_t stream, std::unique_ptr<Instance>& inst) {
+  BenchResult r;
+  r.problem = problem.desc();
+  r.variant = v;
+  try {
+    inst = problem.bind(v);
+    const CheckResult c = inst->check(stream);
+    r.verified = c.ok;
+    r.max_rel_err = c.max_rel_err;
+    r.error = c.detail;
+  } catch (const std::exception& e) {
+    r.verified = false;
+    r.error = e.what();
+#if TESSERA_HAVE_CUDA
+    (void)cudaGetLastError();
+#endif
+  }
+  return r;
+}
+
+double ceiling_of(const BenchResult& r, const Cost& cost, const DeviceInfo& dev) {
+  if (r.variant.backend == Backend::cpu) return cost.bound == Bound::memory ? dev.host_copy_gbps : 0.0;
+  return cost.bound == Bound::memory ? dev.copy_gbps : dev.fp32_gflops;
+}
+
+// Fills the ratios that need the whole problem's results.
+void add_ratios(std::vector<BenchResult>& rows) {
+  const BenchResult* vendor = nullptr;
+  for (const auto& r : rows)
+    if (r.variant.kind == Kind::vendor && r.verified) vendor = &r;
+  for (auto& r : rows) {
+    if (!r.verified || r.time_ms <= 0) continue;
+    if (vendor) r.vs_vendor = vendor->time_ms / r.time_ms;
+    // The naive step: the lowest verified step on the same backend.
+    const BenchResult* naive = nullptr;
+    for (const auto& o : rows)
+      if (o.verified && o.variant.backend == r.variant.backend && o.time_ms > 0 &&
+          (!naive || o.variant.step < naive->variant.step))
+        naive = &o;
+    if (naive) r.vs_naive = naive->time_ms / r.time_ms;
+  }
+}
+
+std::string fmt_opt(const std::optional<double>& v, const char* spec_fmt) {
+  return v ? fmt::format(fmt::runtime(spec_fmt), *v) : std::string("-");
+}
+
+}  // namespace
+
+Selector parse_selector(const std::string& text) {
+  Selector sel;
+  const auto slash = text.find('/');
+  sel.pattern = text.substr(0, slash);
+  if (slash != std::string::npos) sel.variant = text.substr(slash + 1);
+  if (sel.pattern.empty()) return sel;
+  const Pattern* p = find_pattern(sel.pattern);
+  if (!p) {
+    std::string names;
+    for (const auto& q : patterns()) names += fmt::format("{}{}", names.empty() ? "" : ", ", q->name());
+    throw Error(fmt::format("unknown pattern '{}' (patterns: {})", sel.pattern, names));
+  }
+  if (!sel.variant.empty()) {
+    bool found = false;
+    std::string names;
+    for (const auto& v : p->variants()) {
+      found = found || v.name == sel.variant;
+      names += fmt::format("{}{}", names.empty() ? "" : ", ", v.name);
+    }
+    if (!found) throw Error(fmt::format("pattern '{}' has no variant '{}' (variants: {})", sel.pattern, sel.variant, names));
+  }
+  return sel;
+}
+
+Report run_verify(const Selector& sel, const RunOptions& opt, const DeviceInfo& dev, std::ostream& out) {
+  Report report;
+  report.device = dev;
+  Stream stream(opt.gpu);
+  Progress progress;
+  for (const Pattern* pattern : selected_patterns(sel)) {
+    const auto variants = selected_variants(*pattern, sel);
+    const auto problems = pattern->verify_problems(opt);
+    for (std::size_t pi = 0; pi < problems.size(); ++pi) {
+      progress.show(fmt::format("[{}/{}] {} {}: building inputs", pi + 1, problems.size(), pattern->name(),
+                                problems[pi].label));
+      auto problem = problems[pi].make();
+      int passed = 0, ran = 0;
+      for (const auto& v : variants) {
+        if (!problem->supports(v)) continue;
+        progress.show(fmt::format("[{}/{}] {} {}: {}", pi + 1, problems.size(), pattern->name(), problems[pi].label, v.name));
+        std::unique_ptr<Instance> inst;
+        BenchResult r = check_one(*problem, v, stream.get(), inst);
+        ++ran;
+        if (r.verified) ++passed;
+        else {
+          ++report.failures;
+          progress.clear();
+          fmt::print(out, "FAIL {} / {} [{}]: {}\n", pattern->name(), v.name, problem->desc().label, r.error);
+        }
+        report.results.push_back(std::move(r));
+      }
+      progress.clear();
+      fmt::print(out, "{:<4} {:<8} {:<44} {:>3}/{:<3} variants correct\n", passed == ran ? "ok" : "FAIL",
+                 pattern->name(), problem->desc().label, passed, ran);
+    }
+  }
+  return report;
+}
+
+Report run_bench(const Selector& sel, const RunOptions& opt, const DeviceInfo& dev, std::ostream& out) {
+  Report report;
+  report.device = dev;
+  Stream stream(opt.gpu);
+  Progress progress;
+  TimingOptions gpu_timing;  // defaults: median of 5..100 reps, ~250 ms a variant
+  TimingOptions cpu_timing{.warmup = 0, .min_reps = 1, .max_reps = 5, .budget_ms = 1000};
+  for (const Pattern* pattern : selected_patterns(sel)) {
+    const auto variants = selected_variants(*pattern, sel);
+    const auto problems = pattern->bench_problems(opt);
+    for (std::size_t pi = 0; pi < problems.size(); ++pi) {
+      progress.show(fmt::format("[{}/{}] {} {}: building inputs", pi + 1, problems.size(), pattern->name(),
+                                problems[pi].label));
+      auto problem = problems[pi].make();
+      const Cost cost = problem->cost();
+      std::vector<BenchResult> rows;
+      for (const auto& v : variants) {
+        if (!problem->supports(v)) continue;
+        progress.show(fmt::format("[{}/{}] {} {}: {}", pi + 1, problems.size(), pattern->name(), problems[pi].label, v.name));
+        std::unique_ptr<Instance> inst;
+        BenchResult r = check_one(*problem, v, stream.get(), inst);
+        r.bound = cost.bound;
+        if (r.verified) {
+          try {
+            const Timing t = v.backend == Backend::cpu
+                                 ? time_cpu([&] { inst->run(nullptr); }, cpu_timing)
+                                 : time_gpu([&](stream_t s) { inst->run(s); }, stream.get(), gpu_timing);
+            r.time_ms = t.median_ms;
+            r.min_ms = t.min_ms;
+            r.reps = t.reps;
+            r.graph = t.graph;
+            const double sec = t.median_ms * 1e-3;
+            r.gbps = cost.bytes / sec / 1e9;
+            r.gflops = cost.flops / sec / 1e9;
+            const double ceiling = ceiling_of(r, cost, dev);
+            if (ceiling > 0) r.pct_ceiling = 100.0 * (cost.bound == Bound::memory ? r.gbps : r.gflops) / ceiling;
+          } catch (const std::exception& e) {
+            r.verified = false;
+            r.error = fmt::format("while timing: {}", e.what());
+          }
+        }
+        if (!r.verified) ++report.failures;
+        rows.push_back(std::move(r));
+      }
+      progress.clear();
+      add_ratios(rows);
+      print_problem_table(out, rows, dev);
+      report.results.insert(report.results.end(), rows.begin(), rows.end());
+    }
+  }
+  return report;
+}
+
+void print_problem_table(std::ostream& out, const std::vector<BenchResult>& rows, const DeviceInfo& dev) {
+  if (rows.empty()) return;
+  const auto& p = rows.front().problem;
+  fmt::print(out, "\n{} · {} · {} data\n", p.pattern, p.label, p.distribution);
+  fmt::print(out, "{:>4}  {:<24} {:<9} {:>10} {:>9} {:>8} {:>8} {:>9} {:>9}\n", "step", "variant", "kind",
+             "time ms", "GB/s", "GFLOP/s", "% ceil", "vs naive", "vs vendor");
+  for (const auto& r : rows) {
+    if (!r.verified) {
+      fmt::print(out, "{:>4}  {:<24} {:<9} FAILED: {}\n", r.variant.step, r.variant.name, to_string(r.variant.kind),
+                 r.error);
+      continue;
+    }
+    fmt::print(out, "{:>4}  {:<24} {:<9} {:>10.4f} {:>9.1f} {:>8.1f} {:>8} {:>9} {:>9}\n", r.variant.step,
+               r.variant.name, to_string(r.variant.kind), r.time_ms, r.gbps, r.gflops, fmt_opt(r.pct_ceiling, "{:.1f}"),
+               fmt_opt(r.vs_naive, "{:.2f}x"), fmt_opt(r.vs_vendor, "{:.2f}x"));
+  }
+  (void)dev;
+}
+
+}  // namespace tessera::harness

@@ -1,0 +1,60 @@
+// verify and bench: iterate the registry's patterns, their problems and their
+// variants; check every variant, time the verified ones, and report.
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/device_info.hpp"
+#include "harness/problem.hpp"
+
+namespace tessera::harness {
+
+// "reduce" or "reduce/warp_shuffle_down"; empty pattern = every pattern.
+struct Selector {
+  std::string pattern;
+  std::string variant;
+};
+// Parses PATTERN[/VARIANT]; throws Error naming an unknown pattern or variant.
+Selector parse_selector(const std::string& text);
+
+struct BenchResult {
+  ProblemDesc problem;
+  VariantInfo variant;
+  Bound bound = Bound::memory;  // what limits the problem (the ceiling used)
+  bool verified = false;
+  double max_rel_err = 0;
+  std::string error;  // why it failed (check or exception)
+  double time_ms = 0, min_ms = 0;
+  int reps = 0;
+  bool graph = false;
+  double gbps = 0, gflops = 0;
+  std::optional<double> pct_ceiling, vs_vendor, vs_naive;
+};
+
+struct Report {
+  DeviceInfo device;
+  std::vector<BenchResult> results;
+  int failures = 0;
+  std::string command;
+};
+
+// Checks every selected variant on every verify problem; prints one line per
+// problem (and the detail of each failure) to `out`. Returns the report
+// (no timings).
+Report run_verify(const Selector& sel, const RunOptions& opt, const DeviceInfo& dev, std::ostream& out);
+
+// Checks then times every selected variant on every bench problem; prints a
+// table per problem to `out`.
+Report run_bench(const Selector& sel, const RunOptions& opt, const DeviceInfo& dev, std::ostream& out);
+
+// Writes the report as JSON (schema in docs/json-schema.md): to a temporary
+// file next to `path`, renamed over it only once complete.
+void write_json(const Report& report, const std::string& path);
+
+// Human-readable table of one problem's results.
+void print_problem_table(std::ostream& out, const std::vector<BenchResult>& rows, const DeviceInfo& dev);
+
+}  // namespace tessera::harness
