@@ -8,8 +8,13 @@
 // Types: float, double, int32, int64. Integer results are int64 (sums of
 // int32 are exact; int64 sums wrap modulo 2^64). Float sums may accumulate in
 // float (native), double, Kahan-compensated float or double-float; the result
-// is rounded once to float. min/max propagate NaN. n = 0 gives the identity
-// (0, +inf / INT_MAX for min, -inf / INT_MIN for max).
+// is rounded once to float. Kahan is the classic compensated sum (one
+// compensation term per accumulator, combined with two-sum across threads).
+// min/max propagate NaN. n = 0 gives the identity: 0 for sum; for min the
+// input type's largest value (+inf for floats, INT32_MAX or INT64_MAX), for
+// max its lowest (-inf, INT32_MIN or INT64_MIN).
+// GPU variants (every variant without the cpu_ prefix) take device or managed
+// pointers; the cpu_ variants, reachable by name, take host pointers.
 // Errors (null pointer with n > 0, a host pointer, an unsupported type/op/accum
 // combination, an unknown variant, a failed allocation) throw tessera::Error
 // before anything is written to the output.

@@ -14,11 +14,10 @@ enum class Memory { host, device };
 
 // Device (or managed) memory vs host memory; throws for a pointer the CUDA
 // runtime cannot classify as either.
-Memory memory_of(const void* p, const char* arg) {
+Memory memory_of(const void* p) {
   cudaPointerAttributes attr{};
   TESSERA_CUDA(cudaPointerGetAttributes(&attr, p));
   if (attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged) return Memory::device;
-  (void)arg;
   return Memory::host;
 }
 
@@ -67,9 +66,9 @@ void check_memory(const reduce_impl::ReduceVariant& v, const void* in, std::size
   const Memory want = v.info.backend == Backend::cpu ? Memory::host : Memory::device;
   const char* where = want == Memory::host ? "host" : "device";
   if (n > 0)
-    require(memory_of(in, "d_in") == want,
+    require(memory_of(in) == want,
             fmt::format("tessera::reduce: d_in must point to {} memory for variant '{}'", where, v.info.name));
-  require(memory_of(out, "d_out") == want,
+  require(memory_of(out) == want,
           fmt::format("tessera::reduce: d_out must point to {} memory for variant '{}'", where, v.info.name));
 }
 
@@ -102,7 +101,7 @@ reduce_result_t<T> reduce(const T* d_in, std::size_t n, Op op, const ReduceOptio
     return result;
   }
   if (n > 0)
-    require(memory_of(d_in, "d_in") == Memory::device,
+    require(memory_of(d_in) == Memory::device,
             fmt::format("tessera::reduce: d_in must point to device memory for variant '{}'", v.info.name));
   {
     AsyncScratch out(sizeof(R), options.stream);

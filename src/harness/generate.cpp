@@ -1,6 +1,7 @@
 #include "harness/generate.hpp"
 
 #include <cstring>
+#include <type_traits>
 
 namespace tessera::harness {
 

@@ -1,0 +1,154 @@
+// The harness itself: checks, selectors, the verify/bench loops on the CPU
+// variants, timing and the JSON file.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/registry.hpp"
+#include "harness/check.hpp"
+#include "harness/runner.hpp"
+#include "harness/timing.hpp"
+#include "tessera/core/error.hpp"
+
+namespace th = tessera::harness;
+using tessera::Accum;
+using tessera::Dtype;
+
+TEST(Check, NanNeverPasses) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_FALSE(th::check_scalar(nan, 1.0, false, 1e300).ok);
+  EXPECT_FALSE(th::check_scalar(1.0, nan, false, 1e300).ok);
+  EXPECT_FALSE(th::check_scalar(nan, 1.0, true, 0).ok);
+  EXPECT_TRUE(th::check_scalar(nan, nan, true, 0).ok);  // min/max of NaN input is NaN
+}
+
+TEST(Check, ToleranceAndExactness) {
+  EXPECT_TRUE(th::check_scalar(1.0 + 1e-9, 1.0, false, 1e-8).ok);
+  const auto bad = th::check_scalar(1.1, 1.0, false, 1e-8);
+  EXPECT_FALSE(bad.ok);
+  EXPECT_NE(bad.detail.find("expected"), std::string::npos);
+  EXPECT_NEAR(bad.max_rel_err, 0.1, 1e-12);
+  EXPECT_FALSE(th::check_scalar(1.0 + 1e-15, 1.0, true, 0).ok);
+  EXPECT_TRUE(th::check_scalar(-0.0, 0.0, true, 0).ok);
+  EXPECT_TRUE(th::check_exact_int(-5, -5).ok);
+  EXPECT_FALSE(th::check_exact_int(-5, -4).ok);
+}
+
+TEST(Check, SumToleranceScales) {
+  const double small = th::sum_tolerance(Dtype::f32, Accum::native, 100, 100.0);
+  const double large = th::sum_tolerance(Dtype::f32, Accum::native, 1000000, 100.0);
+  EXPECT_GT(small, 0);
+  EXPECT_GT(large, small);
+  // Compensated accumulators are held to a much tighter bound than float.
+  EXPECT_LT(th::sum_tolerance(Dtype::f32, Accum::dfloat, 1000000, 100.0), large / 100);
+  EXPECT_LT(th::sum_tolerance(Dtype::f64, Accum::native, 1000000, 100.0),
+            th::sum_tolerance(Dtype::f32, Accum::kahan, 1000000, 100.0));
+}
+
+TEST(Selector, ParsesAndRejects) {
+  const auto all = th::parse_selector("");
+  EXPECT_TRUE(all.pattern.empty());
+  const auto s = th::parse_selector("reduce/cpu_openmp");
+  EXPECT_EQ(s.pattern, "reduce");
+  EXPECT_EQ(s.variant, "cpu_openmp");
+  try {
+    th::parse_selector("no_such_pattern");
+    FAIL() << "unknown pattern accepted";
+  } catch (const tessera::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no_such_pattern"), std::string::npos);
+  }
+  try {
+    th::parse_selector("reduce/no_such_variant");
+    FAIL() << "unknown variant accepted";
+  } catch (const tessera::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no_such_variant"), std::string::npos);
+  }
+}
+
+TEST(Registry, PatternsHaveReferenceRungs) {
+  ASSERT_FALSE(tessera::patterns().empty());
+  for (const auto& p : tessera::patterns()) {
+    const auto variants = p->variants();
+    ASSERT_FALSE(variants.empty()) << p->name();
+    EXPECT_EQ(variants.front().step, 0) << p->name() << ": the ladder starts at the CPU reference";
+    for (std::size_t i = 1; i < variants.size(); ++i) EXPECT_LE(variants[i - 1].step, variants[i].step);
+  }
+  EXPECT_NE(tessera::find_pattern("reduce"), nullptr);
+  EXPECT_EQ(tessera::find_pattern("nope"), nullptr);
+}
+
+TEST(Timing, CpuMedianOfRepetitions) {
+  int calls = 0;
+  const auto t = th::time_cpu([&] { ++calls; }, {.warmup = 1, .min_reps = 7, .max_reps = 7, .budget_ms = 1});
+  EXPECT_EQ(t.reps, 7);
+  EXPECT_EQ(calls, 8);
+  EXPECT_GE(t.median_ms, t.min_ms);
+}
+
+namespace {
+th::RunOptions cpu_options() {
+  th::RunOptions o;
+  o.gpu = false;
+  o.quick = true;
+  o.seed = 7;
+  return o;
+}
+}  // namespace
+
+TEST(Runner, VerifyRunsEveryCpuVariantAndPasses) {
+  std::ostringstream out;
+  th::DeviceInfo dev;  // no GPU
+  const auto report = th::run_verify(th::parse_selector("reduce"), cpu_options(), dev, out);
+  EXPECT_EQ(report.failures, 0) << out.str();
+  std::set<std::string> variants;
+  for (const auto& r : report.results) variants.insert(std::string(r.variant.name));
+  EXPECT_TRUE(variants.count("cpu_reference"));
+  EXPECT_TRUE(variants.count("cpu_openmp"));
+  EXPECT_NE(out.str().find("variants correct"), std::string::npos);
+}
+
+TEST(Runner, BenchTimesAndWritesJson) {
+  std::ostringstream out;
+  th::DeviceInfo dev;
+  dev.host_copy_gbps = 10.0;
+  auto opt = cpu_options();
+  opt.size = 4099;
+  opt.type = Dtype::i32;
+  auto report = th::run_bench(th::parse_selector("reduce"), opt, dev, out);
+  ASSERT_FALSE(report.results.empty());
+  EXPECT_EQ(report.failures, 0) << out.str();
+  for (const auto& r : report.results) {
+    EXPECT_TRUE(r.verified);
+    EXPECT_GT(r.time_ms, 0);
+    EXPECT_GT(r.gbps, 0);
+    ASSERT_TRUE(r.vs_naive.has_value());
+    if (r.variant.step == 0) {
+      EXPECT_DOUBLE_EQ(*r.vs_naive, 1.0);
+    }
+    EXPECT_TRUE(r.pct_ceiling.has_value());
+  }
+  const auto dir = std::filesystem::temp_directory_path() / "tessera-test-json";
+  std::filesystem::create_directories(dir);
+  const auto path = (dir / "bench.json").string();
+  report.command = "test";
+  th::write_json(report, path);
+  std::ifstream in(path);
+  const auto doc = nlohmann::json::parse(in);
+  EXPECT_EQ(doc.at("results").size(), report.results.size());
+  for (const char* key : {"pattern", "variant", "kind", "step", "type", "op", "shape", "problem", "verified",
+                          "max_rel_err", "time_ms", "gbps", "gflops", "pct_ceiling", "vs_vendor", "vs_naive"})
+    EXPECT_TRUE(doc["results"][0].contains(key)) << key;
+  EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+}
+
+TEST(Runner, JsonToAMissingDirectoryFailsCleanly) {
+  th::Report report;
+  const std::string path = "/nonexistent-dir-for-tessera/x.json";
+  EXPECT_THROW(th::write_json(report, path), tessera::Error);
+  EXPECT_FALSE(std::filesystem::exists(path));
+}
