@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <chrono>
 #include <iostream>
 
 #include "core/registry.hpp"
@@ -103,12 +104,16 @@ int run_cmd(const Filters& f, bool bench, const std::string& command_line) {
   const Selector sel = parse_selector(f.selector);
   const DeviceInfo dev = query_device(true);
   say_device(dev);
-  const RunOptions opt = to_options(f, dev.present);
+  RunOptions opt = to_options(f, dev.present);
+  opt.headline = bench && f.selector.empty() && !f.size && f.type.empty() && f.op.empty() && f.accum.empty();
+  const auto t0 = std::chrono::steady_clock::now();
   Report report = bench ? run_bench(sel, opt, dev, std::cout) : run_verify(sel, opt, dev, std::cout);
   report.command = command_line;
   if (!f.json.empty()) write_json(report, f.json);
   const std::size_t checked = report.results.size();
-  fmt::print("\n{}: {} checks, {} failed{}\n", bench ? "bench" : "verify", checked, report.failures,
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  fmt::print("\n{}: {} checks, {} failed in {:.1f} s{}{}\n", bench ? "bench" : "verify", checked, report.failures,
+             seconds, opt.headline ? " (headline problems of every pattern; `tessera bench PATTERN` for the full ladder)" : "",
              dev.present ? "" : " (no GPU: CPU variants only)");
   return report.failures == 0 ? 0 : 1;
 }

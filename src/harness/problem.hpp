@@ -66,6 +66,11 @@ struct RunOptions {
   std::optional<std::size_t> size;  // --size: overrides the default size
   bool large = false;               // verify: add sizes past 2^31 elements
   bool quick = false;               // verify: small sizes only (sanitizers)
+  // bench of every pattern (no selector, no filter): each pattern offers only
+  // its headline problems (at most 2, about 6 s on an H100 in all) and the
+  // timing budget per variant is short, so that the whole run stays under 2
+  // minutes however many patterns there are.
+  bool headline = false;
   bool gpu = false;                 // a CUDA device is present and usable
   std::optional<Dtype> type;        // filters
   std::optional<Op> op;

@@ -190,8 +190,11 @@ Report run_bench(const Selector& sel, const RunOptions& opt, const DeviceInfo& d
   report.device = dev;
   Stream stream(opt.gpu);
   Progress progress;
-  TimingOptions gpu_timing;  // defaults: median of 5..100 reps, ~250 ms a variant
-  TimingOptions cpu_timing{.warmup = 0, .min_reps = 1, .max_reps = 5, .budget_ms = 1000};
+  // Full ladders: the median of 5..100 repetitions, ~250 ms a variant. The
+  // headline run of every pattern: 5..50 repetitions in ~30 ms, one CPU run.
+  const TimingOptions gpu_timing = opt.headline ? TimingOptions{.warmup = 1, .min_reps = 5, .max_reps = 50, .budget_ms = 30}
+                                                : TimingOptions{};
+  const TimingOptions cpu_timing{.warmup = 0, .min_reps = 1, .max_reps = opt.headline ? 1 : 5, .budget_ms = 1000};
   for (const Pattern* pattern : selected_patterns(sel)) {
     const auto variants = selected_variants(*pattern, sel);
     const auto problems = pattern->bench_problems(opt);

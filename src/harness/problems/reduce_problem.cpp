@@ -270,6 +270,8 @@ class ReducePattern final : public Pattern {
         s.n = n;
         out.push_back(factory(s, Distribution::uniform, o.seed, o.gpu));
       }
+    } else if (o.headline) {  // the plain float sum and its double-float twin
+      for (const auto& s : {defaults[0], defaults[3]}) out.push_back(factory(s, Distribution::uniform, o.seed, o.gpu));
     } else {
       for (const auto& s : defaults) out.push_back(factory(s, Distribution::uniform, o.seed, o.gpu));
     }
