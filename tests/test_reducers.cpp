@@ -737,6 +737,7 @@ std::type_index expected_reducer(const Combo& c) {
       if (c.op == Op::min) return typeid(MinOp<std::int64_t>);
       if (c.op == Op::max) return typeid(MaxOp<std::int64_t>);
       return typeid(IntSum<std::int64_t>);
+    default: break;  // uint8/uint32: not reduce types
   }
   return typeid(void);
 }

@@ -123,6 +123,7 @@ void with_type(Dtype t, F&& f) {
     case Dtype::f64: f.template operator()<double>(); return;
     case Dtype::i32: f.template operator()<std::int32_t>(); return;
     case Dtype::i64: f.template operator()<std::int64_t>(); return;
+    default: return;
   }
 }
 

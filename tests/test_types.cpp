@@ -18,7 +18,7 @@ namespace {
 
 using namespace tessera;
 
-constexpr Dtype kDtypes[] = {Dtype::f32, Dtype::f64, Dtype::i32, Dtype::i64};
+constexpr Dtype kDtypes[] = {Dtype::f32, Dtype::f64, Dtype::i32, Dtype::i64, Dtype::u8, Dtype::u32};
 constexpr Op kOps[] = {Op::sum, Op::min, Op::max};
 constexpr Accum kAccums[] = {Accum::native, Accum::f64, Accum::kahan, Accum::dfloat};
 constexpr Backend kBackends[] = {Backend::cpu, Backend::cuda};
@@ -51,6 +51,8 @@ TEST(Types, DocumentedSpellings) {
   EXPECT_EQ(to_string(Dtype::f64), "double");
   EXPECT_EQ(to_string(Dtype::i32), "int32");
   EXPECT_EQ(to_string(Dtype::i64), "int64");
+  EXPECT_EQ(to_string(Dtype::u8), "uint8");
+  EXPECT_EQ(to_string(Dtype::u32), "uint32");
   EXPECT_EQ(to_string(Op::sum), "sum");
   EXPECT_EQ(to_string(Op::min), "min");
   EXPECT_EQ(to_string(Op::max), "max");
@@ -80,7 +82,7 @@ TEST(Types, RoundTrip) {
 
 TEST(Types, ParseRejectsJunk) {
   using namespace std::string_view_literals;
-  const std::string_view junk_dtypes[] = {"", " ", "x", "floa", "floatt", " float", "float ", "float\n", "int16", "int8", "uint32", "half",
+  const std::string_view junk_dtypes[] = {"", " ", "x", "floa", "floatt", " float", "float ", "float\n", "int16", "int8", "uint64", "uint16", "half",
         "f16", "sum", "kahan", "?", "float\0"sv};
   for (std::string_view junk : junk_dtypes) EXPECT_FALSE(parse_dtype(junk).has_value()) << "'" << junk << "'";
   for (std::string_view junk : {"", " ", "add", "summ", "Sum ", " sum", "mean", "prod", "float", "native", "?"})
@@ -97,6 +99,8 @@ TEST(Types, SizeOf) {
   EXPECT_EQ(size_of(Dtype::f64), sizeof(double));
   EXPECT_EQ(size_of(Dtype::i32), sizeof(std::int32_t));
   EXPECT_EQ(size_of(Dtype::i64), sizeof(std::int64_t));
+  EXPECT_EQ(size_of(Dtype::u8), sizeof(std::uint8_t));
+  EXPECT_EQ(size_of(Dtype::u32), sizeof(std::uint32_t));
 }
 
 TEST(Types, DtypeOfAndResultType) {

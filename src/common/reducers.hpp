@@ -223,8 +223,8 @@ bool dispatch_reducer(Dtype t, Op op, Accum acc, F&& f) {
       else if (op == Op::min) f.template operator()<MinOp<std::int64_t>>();
       else f.template operator()<MaxOp<std::int64_t>>();
       return true;
+    default: return false;  // uint8/uint32: not reduce types
   }
-  return false;
 }
 
 }  // namespace tessera

@@ -6,8 +6,12 @@
 namespace tessera {
 
 namespace {
-constexpr std::array<std::pair<Dtype, std::string_view>, 4> kDtypes{
-    {{Dtype::f32, "float"}, {Dtype::f64, "double"}, {Dtype::i32, "int32"}, {Dtype::i64, "int64"}}};
+constexpr std::array<std::pair<Dtype, std::string_view>, 6> kDtypes{{{Dtype::f32, "float"},
+                                                                     {Dtype::f64, "double"},
+                                                                     {Dtype::i32, "int32"},
+                                                                     {Dtype::i64, "int64"},
+                                                                     {Dtype::u8, "uint8"},
+                                                                     {Dtype::u32, "uint32"}}};
 constexpr std::array<std::pair<Op, std::string_view>, 3> kOps{
     {{Op::sum, "sum"}, {Op::min, "min"}, {Op::max, "max"}}};
 constexpr std::array<std::pair<Accum, std::string_view>, 4> kAccums{
@@ -46,6 +50,8 @@ std::optional<Dtype> parse_dtype(std::string_view s) noexcept {
   if (s == "f64" || s == "float64") return Dtype::f64;
   if (s == "i32" || s == "int") return Dtype::i32;
   if (s == "i64") return Dtype::i64;
+  if (s == "u8" || s == "byte") return Dtype::u8;
+  if (s == "u32") return Dtype::u32;
   return parse(kDtypes, s);
 }
 std::optional<Op> parse_op(std::string_view s) noexcept { return parse(kOps, s); }
@@ -55,6 +61,16 @@ std::optional<Accum> parse_accum(std::string_view s) noexcept {
   return parse(kAccums, s);
 }
 
-std::size_t size_of(Dtype t) noexcept { return (t == Dtype::f32 || t == Dtype::i32) ? 4 : 8; }
+std::size_t size_of(Dtype t) noexcept {
+  switch (t) {
+    case Dtype::u8: return 1;
+    case Dtype::f32:
+    case Dtype::i32:
+    case Dtype::u32: return 4;
+    case Dtype::f64:
+    case Dtype::i64: return 8;
+  }
+  return 0;
+}
 
 }  // namespace tessera

@@ -36,7 +36,10 @@ T element(std::uint64_t seed, std::size_t i, Distribution dist) {
     if (dist == Distribution::small) return static_cast<T>(unit(r2));
     return static_cast<T>(unit(r2) * 2.0 - 1.0 + 0.25);
   } else {
-    if (dist == Distribution::small) return static_cast<T>(static_cast<std::int64_t>(r2 % 2001) - 1000);
+    if (dist == Distribution::small) {
+      if constexpr (std::is_unsigned_v<T>) return static_cast<T>(r2 % 100);
+      else return static_cast<T>(static_cast<std::int64_t>(r2 % 2001) - 1000);
+    }
     T v;
     std::memcpy(&v, &r2, sizeof(T));  // the full range of the type
     return v;
@@ -60,6 +63,8 @@ void fill_random(void* data, Dtype type, std::size_t n, std::uint64_t seed, Dist
     case Dtype::f64: fill(static_cast<double*>(data), n, seed, dist); break;
     case Dtype::i32: fill(static_cast<std::int32_t*>(data), n, seed, dist); break;
     case Dtype::i64: fill(static_cast<std::int64_t*>(data), n, seed, dist); break;
+    case Dtype::u8: fill(static_cast<std::uint8_t*>(data), n, seed, dist); break;
+    case Dtype::u32: fill(static_cast<std::uint32_t*>(data), n, seed, dist); break;
   }
 }
 

@@ -14,7 +14,9 @@ struct CUstream_st;
 
 namespace tessera {
 
-enum class Dtype { f32, f64, i32, i64 };
+// uint8 and uint32 serve byte histograms, unique/compaction keys and scans;
+// reduce supports the first four only.
+enum class Dtype { f32, f64, i32, i64, u8, u32 };
 enum class Op { sum, min, max };
 
 // How a floating-point sum accumulates. `native` means the input type
@@ -24,7 +26,7 @@ enum class Accum { native, f64, kahan, dfloat };
 enum class Backend { cpu, cuda };
 enum class Kind { reference, seed, tessera, vendor };
 
-std::string_view to_string(Dtype t) noexcept;  // "float", "double", "int32", "int64"
+std::string_view to_string(Dtype t) noexcept;  // "float", "double", "int32", "int64", "uint8", "uint32"
 std::string_view to_string(Op op) noexcept;    // "sum", "min", "max"
 std::string_view to_string(Accum a) noexcept;  // "native", "double", "kahan", "dfloat"
 std::string_view to_string(Backend b) noexcept;
@@ -41,6 +43,8 @@ template <> constexpr Dtype dtype_of<float>() { return Dtype::f32; }
 template <> constexpr Dtype dtype_of<double>() { return Dtype::f64; }
 template <> constexpr Dtype dtype_of<std::int32_t>() { return Dtype::i32; }
 template <> constexpr Dtype dtype_of<std::int64_t>() { return Dtype::i64; }
+template <> constexpr Dtype dtype_of<std::uint8_t>() { return Dtype::u8; }
+template <> constexpr Dtype dtype_of<std::uint32_t>() { return Dtype::u32; }
 
 // Opaque stream handle: the same type as cudaStream_t, declared here so that
 // the public headers compile without the CUDA headers (CPU-only builds).

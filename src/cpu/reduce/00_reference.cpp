@@ -7,6 +7,7 @@
 
 #include "common/reducers.hpp"
 #include "cpu/reduce/cpu_rungs.hpp"
+#include "tessera/core/error.hpp"
 
 namespace tessera::reduce_impl::cpu {
 
@@ -67,6 +68,7 @@ void run_reference(const ReduceCall& call) {
     case Dtype::f64: reference<double>(call); break;
     case Dtype::i32: reference<std::int32_t>(call); break;
     case Dtype::i64: reference<std::int64_t>(call); break;
+    default: throw Error("reduce: cpu_reference does not support this element type");
   }
 }
 
