@@ -1,0 +1,60 @@
+// tessera::batched_scan — prefix sums along every row of a batch of float
+// rows: forward, backward (suffix sums), or forward then backward (the
+// backward pass scans the forward result), as seismic anti-alias filtering
+// does over each trace before migration.
+//
+//   // 10,000 traces of 10,000 samples, forward then backward, in place:
+//   tessera::batched_scan(d_x, len, d_x, len, rows, len);
+//   // double-float accumulation, exclusive, out of place, on a stream:
+//   tessera::batched_scan(d_in, pitch, d_out, len, rows, len,
+//                         {.accum = tessera::Accum::dfloat, .exclusive = true, .stream = s});
+//
+// Layout: row r, sample i is at in[r * in_pitch + i] (pitches in elements,
+// pitch >= len). `in == out` with equal pitches scans in place; any other
+// overlap of the two row sets is rejected. Samples between len and the pitch
+// are neither read nor written.
+//
+// Semantics for one row x[0..len) (inclusive; exclusive shifts by one and
+// starts from 0):
+//   forward           y[i] = x[0] + ... + x[i]
+//   backward          y[i] = x[i] + ... + x[len-1]
+//   forward_backward  f = forward(x), then y = backward(f)
+// The accumulator is carried across the whole row (and across both passes):
+// native float, double, Kahan-compensated float, or double-float (a float
+// pair with error-free transformations); each output is rounded once to float.
+//
+// Any rows >= 0 and len >= 0 (rows == 0 or len == 0 does nothing). GPU
+// variants take device pointers; the variants named cpu_* (reachable through
+// `variant`) take host pointers. Errors (null pointer with work to do, pitch
+// < len, partial overlap, an unknown variant, unsupported accumulator, a
+// failed allocation) throw tessera::Error before anything is written.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "tessera/core/types.hpp"
+
+namespace tessera {
+
+enum class ScanDirection { forward, backward, forward_backward };
+
+std::string_view to_string(ScanDirection d) noexcept;  // "forward", "backward", "forward_backward"
+
+struct BatchedScanOptions {
+  ScanDirection direction = ScanDirection::forward_backward;
+  Accum accum = Accum::native;
+  bool exclusive = false;
+  std::string variant = {};  // empty: the best variant for this shape and accumulator
+  stream_t stream = nullptr;
+};
+
+// Asynchronous for GPU variants (ordered on options.stream); synchronous for
+// cpu_* variants.
+void batched_scan(const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch, std::size_t rows,
+                  std::size_t len, const BatchedScanOptions& options = {});
+
+// The name of the variant the public call picks for this shape.
+std::string batched_scan_default_variant(std::size_t rows, std::size_t len, Accum accum, ScanDirection direction);
+
+}  // namespace tessera
