@@ -17,7 +17,7 @@ using namespace tessera;
 using namespace tessera::harness;
 
 struct Filters {
-  std::string selector, type, op, accum, json;
+  std::string selector, type, op, accum, json, input;
   std::uint64_t seed = RunOptions{}.seed;
   std::size_t size = 0;
   bool large = false, quick = false;
@@ -31,6 +31,8 @@ void add_filters(CLI::App* cmd, Filters& f, bool verify) {
   cmd->add_option("--op", f.op, "only this operator (sum, min, max)");
   cmd->add_option("--accum", f.accum, "only this accumulator (native, double, kahan, dfloat)");
   cmd->add_option("--json", f.json, "write the results as JSON to this file");
+  cmd->add_option("--input", f.input, "byte-stream patterns (histogram, unique) use this file's bytes, repeated to the problem size")
+      ->check(CLI::ExistingFile);
   if (verify) {
     cmd->add_flag("--large", f.large, "also verify sizes past 2^31 elements (GPU memory permitting)");
     cmd->add_flag("--quick", f.quick, "small sizes only (for compute-sanitizer runs)");
@@ -43,6 +45,7 @@ RunOptions to_options(const Filters& f, bool gpu) {
   if (f.size) o.size = f.size;
   o.large = f.large;
   o.quick = f.quick;
+  o.input = f.input;
   o.gpu = gpu;
   if (!f.type.empty()) {
     o.type = parse_dtype(f.type);
@@ -105,7 +108,8 @@ int run_cmd(const Filters& f, bool bench, const std::string& command_line) {
   const DeviceInfo dev = query_device(true);
   say_device(dev);
   RunOptions opt = to_options(f, dev.present);
-  opt.headline = bench && f.selector.empty() && !f.size && f.type.empty() && f.op.empty() && f.accum.empty();
+  opt.headline = bench && f.selector.empty() && !f.size && f.type.empty() && f.op.empty() && f.accum.empty() &&
+                 f.input.empty();
   const auto t0 = std::chrono::steady_clock::now();
   Report report = bench ? run_bench(sel, opt, dev, std::cout) : run_verify(sel, opt, dev, std::cout);
   report.command = command_line;

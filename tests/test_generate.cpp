@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <limits>
 #include <map>
 #include <string>
@@ -22,7 +24,7 @@ using harness::Distribution;
 using harness::fill_random;
 
 constexpr Distribution kDistributions[] = {Distribution::uniform, Distribution::small, Distribution::skewed,
-                                           Distribution::constant};
+                                           Distribution::constant, Distribution::text};
 
 // n elements of type `t` as raw bytes.
 std::vector<unsigned char> generate(Dtype t, std::size_t n, std::uint64_t seed, Distribution d) {
@@ -119,6 +121,26 @@ TEST(Generate, NeverAllZero) {
       }
       EXPECT_FALSE(all_zero(generate(t, 100000, 1, d), t));
     }
+}
+
+TEST(Generate, TextLooksLikeEnglish) {
+  std::vector<std::uint8_t> text(200000);
+  fill_random(text.data(), text.size(), 11, Distribution::text);
+  std::size_t count[256] = {};
+  for (std::uint8_t c : text) {
+    ASSERT_TRUE(c == '\n' || (c >= 32 && c < 127)) << "byte " << int(c) << " is not printable text";
+    ++count[c];
+  }
+  // About one byte in six is a space; 'e' is the commonest letter; every
+  // lower-case letter occurs; the byte stream is far from uniform.
+  EXPECT_NEAR(double(count[' ']) / text.size(), 0.165, 0.01);
+  for (int c = 'a'; c <= 'z'; ++c) {
+    EXPECT_GT(count[c], 0u) << char(c);
+    if (c != 'e') {
+      EXPECT_GT(count['e'], count[c]) << char(c);
+    }
+  }
+  EXPECT_EQ(count[0], 0u);
 }
 
 TEST(Generate, ZeroElementsWritesNothing) {
@@ -253,3 +275,33 @@ TEST(Generate, Mix64IsAFunctionOfSeedAndIndex) {
 }
 
 }  // namespace
+
+TEST(Generate, FromFileRepeatsTheBytes) {
+  const std::string path = ::testing::TempDir() + "tessera_input_bytes.txt";
+  {
+    std::ofstream f(path, std::ios::binary);
+    f << "abc\ndef";
+  }
+  std::vector<std::uint8_t> got(17, 0);
+  tessera::harness::fill_from_file(got.data(), got.size(), path);
+  const std::string want = "abc\ndefabc\ndefabc";
+  EXPECT_EQ(std::string(got.begin(), got.end()), want);
+  std::vector<std::uint8_t> shorter(3, 0);
+  tessera::harness::fill_from_file(shorter.data(), shorter.size(), path);
+  EXPECT_EQ(std::string(shorter.begin(), shorter.end()), "abc");
+  std::remove(path.c_str());
+}
+
+TEST(Generate, FromFileNamesTheBadFile) {
+  std::vector<std::uint8_t> buf(4, 0x5A);
+  try {
+    tessera::harness::fill_from_file(buf.data(), buf.size(), "/nonexistent/tessera.bin");
+    FAIL() << "no error for a missing file";
+  } catch (const tessera::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/tessera.bin"), std::string::npos) << e.what();
+  }
+  const std::string empty = ::testing::TempDir() + "tessera_empty.bin";
+  { std::ofstream f(empty, std::ios::binary); }
+  EXPECT_THROW(tessera::harness::fill_from_file(buf.data(), buf.size(), empty), tessera::Error);
+  std::remove(empty.c_str());
+}

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "tessera/core/types.hpp"
@@ -16,6 +17,9 @@ enum class Distribution {
   small,     // floats: U[0, 1); ints: U[-1000, 1000] (sums stay small)
   skewed,    // 80% of the values equal one value, the rest uniform
   constant,  // every element the same non-zero value
+  text,      // English-like text bytes: letters at English frequencies, spaces,
+             // capitals, punctuation, newlines (a skewed, realistic byte stream);
+             // other types get the byte value
 };
 
 std::string_view to_string(Distribution d) noexcept;
@@ -30,6 +34,11 @@ constexpr std::uint64_t mix64(std::uint64_t seed, std::uint64_t i) noexcept {
 
 // Fill `data[0..n)` (host memory) with elements of type `type`.
 void fill_random(void* data, Dtype type, std::size_t n, std::uint64_t seed, Distribution dist);
+
+// Fill `data[0..n)` with the bytes of the file at `path`, repeated as often
+// as needed (a real byte stream at any problem size). Throws Error naming the
+// file when it cannot be read or is empty.
+void fill_from_file(std::uint8_t* data, std::size_t n, const std::string& path);
 
 template <class T>
 void fill_random(T* data, std::size_t n, std::uint64_t seed, Distribution dist) {

@@ -66,6 +66,8 @@ struct RunOptions {
   std::optional<std::size_t> size;  // --size: overrides the default size
   bool large = false;               // verify: add sizes past 2^31 elements
   bool quick = false;               // verify: small sizes only (sanitizers)
+  std::string input;                // --input FILE: byte-stream patterns (histogram,
+                                    // unique) read this file instead of generated data
   // bench of every pattern (no selector, no filter): each pattern offers only
   // its headline problems (at most 2, about 6 s on an H100 in all) and the
   // timing budget per variant is short, so that the whole run stays under 2
