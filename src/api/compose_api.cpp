@@ -135,15 +135,21 @@ void execute(const char* fn, const Spec& spec, Buffers b, const std::string& nam
   const Variant& v = resolve(fn, spec, b, name);
   const std::size_t ws_bytes = v.workspace_bytes(spec);
 #if TESSERA_HAVE_CUDA
-  const bool n_pos = spec.n > 0;
-  require_memory(fn, v, "d_in", b.in, n_pos);
-  require_memory(fn, v, "d_flags", b.flags, n_pos && spec.flagged);
-  require_memory(fn, v, "d_out", b.out, compose_impl::output_capacity(spec) > 0);
-  require_memory(fn, v, "d_lengths", b.lengths, n_pos && compose_impl::has_lengths(spec.family));
-  if (host_count == nullptr) require_memory(fn, v, "d_count", b.count, compose_impl::has_count(spec.family));
+  // A CUDA build on a machine without a GPU can still run the CPU rungs.
+  const bool device = detail::cuda_device_available();
+  require(device || v.info.backend == Backend::cpu,
+          fmt::format("{}: variant '{}' needs a CUDA device and none is available", fn, v.info.name));
+  if (device) {
+    const bool n_pos = spec.n > 0;
+    require_memory(fn, v, "d_in", b.in, n_pos);
+    require_memory(fn, v, "d_flags", b.flags, n_pos && spec.flagged);
+    require_memory(fn, v, "d_out", b.out, compose_impl::output_capacity(spec) > 0);
+    require_memory(fn, v, "d_lengths", b.lengths, n_pos && compose_impl::has_lengths(spec.family));
+    if (host_count == nullptr) require_memory(fn, v, "d_count", b.count, compose_impl::has_count(spec.family));
+  }
   if (v.info.backend == Backend::cpu) {
     std::vector<unsigned char> ws(ws_bytes);
-    TESSERA_CUDA(cudaStreamSynchronize(stream));  // CPU variants run in stream order
+    if (device) TESSERA_CUDA(cudaStreamSynchronize(stream));  // CPU variants run in stream order
     if (host_count != nullptr) b.count = host_count;
     v.run({spec, b.in, b.flags, b.out, b.lengths, b.count, ws.data(), stream});
     return;
