@@ -15,9 +15,17 @@ namespace tessera::compose_impl {
 
 namespace {
 
-template <class T>
-bool selected(const Call& c, std::size_t i, const T* x) {
-  return c.spec.flagged ? c.flags[i] != 0 : passes(c.spec.pred, x[i], c.spec.threshold<T>());
+// f(keep) with keep(i) the selection test of element i, the predicate
+// chosen once outside the loops.
+template <class T, class F>
+void with_selection(const Call& c, const T* x, F&& f) {
+  if (c.spec.flagged) return f([&](std::size_t i) { return c.flags[i] != 0; });
+  const T t = c.spec.threshold<T>();
+  switch (c.spec.pred) {
+    case Pred::greater: return f([&](std::size_t i) { return passes(Pred::greater, x[i], t); });
+    case Pred::nonzero: return f([&](std::size_t i) { return passes(Pred::nonzero, x[i], t); });
+    case Pred::even: return f([&](std::size_t i) { return passes(Pred::even, x[i], t); });
+  }
 }
 
 template <class T>
@@ -36,17 +44,20 @@ void reference(const Call& c) {
       return;
     }
     case Family::compact:
-      for (std::size_t i = 0; i < n; ++i)
-        if (selected(c, i, x)) out[k++] = x[i];
+      with_selection(c, x, [&](auto keep) {
+        for (std::size_t i = 0; i < n; ++i)
+          if (keep(i)) out[k++] = x[i];
+      });
       break;
-    case Family::partition: {
-      std::size_t rejected = 0;
-      for (std::size_t i = 0; i < n; ++i) {
-        if (selected(c, i, x)) out[k++] = x[i];
-        else out[n - 1 - rejected++] = x[i];
-      }
+    case Family::partition:
+      with_selection(c, x, [&](auto keep) {
+        std::size_t rejected = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+          if (keep(i)) out[k++] = x[i];
+          else out[n - 1 - rejected++] = x[i];
+        }
+      });
       break;
-    }
     case Family::unique:
       for (std::size_t i = 0; i < n; ++i)
         if (i == 0 || differs(x[i - 1], x[i])) out[k++] = x[i];
