@@ -73,6 +73,27 @@ struct SelectTile {
   unsigned long long total;      // SWAR: selected in the tile, per vector
   unsigned count;                // selected in the tile
 
+  // Bit j set when element j passes the predicate; the run-time predicate is
+  // switched on once per vector, not per element.
+  __device__ __forceinline__ static unsigned passing_mask(const SelectParams<T>& p, const T (&v)[VEC]) {
+    unsigned m = 0;
+    switch (p.pred) {
+      case Pred::greater:
+#pragma unroll
+        for (int j = 0; j < VEC; ++j) m |= passes(Pred::greater, v[j], p.threshold) ? 1u << j : 0u;
+        break;
+      case Pred::nonzero:
+#pragma unroll
+        for (int j = 0; j < VEC; ++j) m |= passes(Pred::nonzero, v[j], p.threshold) ? 1u << j : 0u;
+        break;
+      case Pred::even:
+#pragma unroll
+        for (int j = 0; j < VEC; ++j) m |= passes(Pred::even, v[j], p.threshold) ? 1u << j : 0u;
+        break;
+    }
+    return m;
+  }
+
   // Slot (tile-local index) of element j of vector k of thread t.
   __device__ __forceinline__ static std::size_t slot(int k, unsigned t, int j) {
     return (static_cast<std::size_t>(k) * BLOCK + t) * VEC + j;
@@ -103,8 +124,7 @@ struct SelectTile {
         valid[k] = (1u << VEC) - 1;
         unsigned m = 0;
         if constexpr (MODE == SelectMode::predicate) {
-#pragma unroll
-          for (int j = 0; j < VEC; ++j) m |= passes(p.pred, x[k][j], p.threshold) ? 1u << j : 0u;
+          m = passing_mask(p, x[k]);
         } else if constexpr (MODE == SelectMode::flagged) {
           const std::size_t first = tiles.element(b, slot(k, t, 0));
           if (vec_flags) {
