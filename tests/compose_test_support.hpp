@@ -19,6 +19,7 @@
 #include "patterns/compose.hpp"
 #include "tessera/compact.hpp"
 #include "tessera/map.hpp"
+#include "test_support.hpp"
 
 namespace compose_test {
 
@@ -285,10 +286,6 @@ void with_type(Dtype t, F&& f) {
   }
 }
 
-inline std::uint64_t seed_for(const std::string& what, std::size_t n, std::uint64_t salt = 0) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (char c : what) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
-  return h ^ (n * 0x9E3779B97F4A7C15ull) ^ (salt * 0xD6E8FEB86659FD93ull);
-}
+using tessera_test::seed_for;
 
 }  // namespace compose_test

@@ -52,12 +52,12 @@ __global__ __launch_bounds__(BLOCK_THREADS) void adjdiff_vectorized_shuffle_kern
     const T* src = in - tiles.pad + b * tiles.tile;  // 16-byte aligned
     T x[VECS][VEC];
 #pragma unroll
-    for (int k = 0; k < VECS; ++k) gpu::load16(src + (static_cast<std::size_t>(k) * BLOCK_THREADS + t) * VEC, x[k]);
+    for (int k = 0; k < VECS; ++k) gpu::load16(src + gpu::striped_slot<BLOCK_THREADS, VEC>(k, t, 0), x[k]);
     // Lane 0's left neighbours: the element before each of its vectors.
     T halo[VECS];
 #pragma unroll
     for (int k = 0; k < VECS; ++k) {
-      const std::size_t first = tiles.element(b, (static_cast<std::size_t>(k) * BLOCK_THREADS + t) * VEC);
+      const std::size_t first = tiles.element(b, gpu::striped_slot<BLOCK_THREADS, VEC>(k, t, 0));
       halo[k] = lane == 0 && first > 0 ? in[first - 1] : T(0);
     }
     D d[VECS][VEC];
@@ -69,31 +69,12 @@ __global__ __launch_bounds__(BLOCK_THREADS) void adjdiff_vectorized_shuffle_kern
 #pragma unroll
       for (int j = 1; j < VEC; ++j) d[k][j] = absdiff(x[k][j], x[k][j - 1]);
     }
-    D* dst = out - tiles.pad + b * tiles.tile;
-#pragma unroll
-    for (int k = 0; k < VECS; ++k) {
-      const std::size_t q = (static_cast<std::size_t>(k) * BLOCK_THREADS + t) * VEC;
-      if (vec_out) {
-        gpu::store16(dst + q, d[k]);
-      } else {
-#pragma unroll
-        for (int j = 0; j < VEC; ++j) dst[q + j] = d[k][j];
-      }
-    }
+    gpu::store_striped<BLOCK_THREADS, VECS>(out - tiles.pad + b * tiles.tile, d, vec_out);
     return;
   }
   // First or last tile: element by element.
-  const std::size_t lo = tiles.lo(b), hi = tiles.hi(b);
-#pragma unroll
-  for (int k = 0; k < VECS; ++k)
-#pragma unroll
-    for (int j = 0; j < VEC; ++j) {
-      const std::size_t q = (static_cast<std::size_t>(k) * BLOCK_THREADS + t) * VEC + j;
-      if (q >= lo && q < hi) {
-        const std::size_t i = tiles.element(b, q);
-        out[i] = absdiff(in[i], i > 0 ? in[i - 1] : T(0));
-      }
-    }
+  gpu::for_each_tile_element<BLOCK_THREADS, VECS, VEC>(
+      tiles, b, [&](std::size_t i) { out[i] = absdiff(in[i], i > 0 ? in[i - 1] : T(0)); });
 }
 
 }  // namespace
@@ -107,8 +88,7 @@ void run_adjdiff_vectorized(const Call& call) {
     D* out = static_cast<D*>(call.out);
     const gpu::AlignedTiles tiles = gpu::aligned_tiles(in, n, TILE<T>);
     const bool vec_in = gpu::vector_ok(in);
-    const bool vec_out = vec_in && gpu::vector_ok(out) &&
-                         (reinterpret_cast<std::uintptr_t>(out) - reinterpret_cast<std::uintptr_t>(in)) % 16 == 0;
+    const bool vec_out = gpu::same_alignment16(in, out);
     const unsigned grid = gpu::checked_grid(tiles.count, "adjdiff_vectorized_shuffle_kernel", n);
     detail::launch("adjdiff_vectorized_shuffle_kernel", adjdiff_vectorized_shuffle_kernel<T>, dim3(grid),
                    dim3(BLOCK_THREADS), 0, call.stream, n, in, out, tiles, vec_in, vec_out);

@@ -140,4 +140,62 @@ __host__ __device__ inline bool vector_ok(const T* p) {
   return (reinterpret_cast<std::uintptr_t>(p) % sizeof(T)) == 0;
 }
 
+// Whether `out` can take the 16-byte stores of tiles aligned for `in`: the
+// same address modulo 16.
+template <class T, class U>
+__host__ __device__ inline bool same_alignment16(const T* in, const U* out) {
+  return vector_ok(in) && vector_ok(out) &&
+         (reinterpret_cast<std::uintptr_t>(out) - reinterpret_cast<std::uintptr_t>(in)) % 16 == 0;
+}
+
+// Tiles of `tile` elements n elements can need whatever the pointer's
+// alignment (pad < VEC16<T>): for workspace sizes.
+template <class T>
+constexpr std::size_t max_aligned_tiles(std::size_t n, std::size_t tile) {
+  return (n + VEC16<T> - 1 + tile - 1) / tile;
+}
+
+// ---- the striped layout of a tile ---------------------------------------------
+// A tile of BLOCK threads x VECS vectors: thread t holds vectors k * BLOCK + t,
+// so each warp instruction touches 512 contiguous bytes.
+
+// Slot (tile-local index) of element j of vector k of thread t.
+template <int BLOCK, int VEC>
+__device__ __forceinline__ std::size_t striped_slot(int k, unsigned t, int j) {
+  return (static_cast<std::size_t>(k) * BLOCK + t) * VEC + j;
+}
+
+// Stores a thread's VECS vectors of a full tile starting at `dst` (the tile's
+// slot 0): 16-byte stores when `vec` (dst 16-byte aligned), element stores
+// otherwise.
+template <int BLOCK, int VECS, class T>
+__device__ __forceinline__ void store_striped(T* __restrict__ dst, const T (&v)[VECS][VEC16<T>], bool vec) {
+  constexpr int VEC = VEC16<T>;
+  const unsigned t = threadIdx.x;
+#pragma unroll
+  for (int k = 0; k < VECS; ++k) {
+    const std::size_t q = striped_slot<BLOCK, VEC>(k, t, 0);
+    if (vec) {
+      store16(dst + q, v[k]);
+    } else {
+#pragma unroll
+      for (int j = 0; j < VEC; ++j) dst[q + j] = v[k][j];
+    }
+  }
+}
+
+// f(i) for every element i this thread owns in tile b (the element-by-element
+// path of first and last tiles: slots [lo, hi) only).
+template <int BLOCK, int VECS, int VEC, class F>
+__device__ __forceinline__ void for_each_tile_element(const AlignedTiles& tiles, std::size_t b, F&& f) {
+  const std::size_t lo = tiles.lo(b), hi = tiles.hi(b);
+#pragma unroll
+  for (int k = 0; k < VECS; ++k)
+#pragma unroll
+    for (int j = 0; j < VEC; ++j) {
+      const std::size_t q = striped_slot<BLOCK, VEC>(k, threadIdx.x, j);
+      if (q >= lo && q < hi) f(tiles.element(b, q));
+    }
+}
+
 }  // namespace tessera::gpu

@@ -70,9 +70,7 @@ struct Layout {
 
 Layout layout_for(const Spec& s) {
   Layout l{};
-  dispatch_select(s, [&]<class T, SelectMode MODE, bool PARTITION>() {
-    l.tiles = detail::div_up(s.n + gpu::VEC16<T> - 1, gpu::SelectTile<T, MODE, PARTITION>::TILE);
-  });
+  l.tiles = select_tiles_bound(s);
   l.counts = 0;
   l.offsets = gpu::align_workspace(l.tiles * sizeof(std::int64_t));
   l.scan = l.offsets + gpu::align_workspace(l.tiles * sizeof(std::int64_t));
@@ -92,23 +90,18 @@ void run_select_two_pass(const Call& call) {
   }
   const Layout l = layout_for(s);
   dispatch_select(s, [&]<class T, SelectMode MODE, bool PARTITION>() {
-    using Tile = gpu::SelectTile<T, MODE, PARTITION>;
+    const SelectLaunch<T, gpu::SelectTile<T, MODE, PARTITION>> sl(call, "select_tile_count_kernel");
     const T* in = static_cast<const T*>(call.in);
-    const gpu::AlignedTiles tiles = gpu::aligned_tiles(in, n, Tile::TILE);
-    const bool vec_in = gpu::vector_ok(in);
-    const bool vec_flags = (reinterpret_cast<std::uintptr_t>(call.flags) - tiles.pad) % gpu::VEC16<T> == 0;
     auto* counts = gpu::workspace_at<std::int64_t>(call.workspace, l.counts);
     auto* offsets = gpu::workspace_at<std::int64_t>(call.workspace, l.offsets);
-    const unsigned grid = gpu::checked_grid(tiles.count, "select_tile_count_kernel", n);
-    const auto params = select_params<T>(s);
-    detail::launch("select_tile_count_kernel", select_tile_count_kernel<T, MODE, PARTITION>, dim3(grid),
-                   dim3(SelectPolicy::BLOCK_THREADS), 0, call.stream, n, in, call.flags, params, tiles, vec_in,
-                   vec_flags, counts);
-    gpu::exclusive_sum(counts, offsets, tiles.count, gpu::workspace_at<void>(call.workspace, l.scan), l.scan_bytes,
+    detail::launch("select_tile_count_kernel", select_tile_count_kernel<T, MODE, PARTITION>, dim3(sl.grid),
+                   dim3(SelectPolicy::BLOCK_THREADS), 0, call.stream, n, in, call.flags, sl.params, sl.tiles, sl.vec_in,
+                   sl.vec_flags, counts);
+    gpu::exclusive_sum(counts, offsets, sl.tiles.count, gpu::workspace_at<void>(call.workspace, l.scan), l.scan_bytes,
                        call.stream);
-    detail::launch("select_tile_scatter_kernel", select_tile_scatter_kernel<T, MODE, PARTITION>, dim3(grid),
+    detail::launch("select_tile_scatter_kernel", select_tile_scatter_kernel<T, MODE, PARTITION>, dim3(sl.grid),
                    dim3(SelectPolicy::BLOCK_THREADS), 0, call.stream, n, in, call.flags, static_cast<T*>(call.out),
-                   call.count, params, tiles, vec_in, vec_flags, offsets);
+                   call.count, sl.params, sl.tiles, sl.vec_in, sl.vec_flags, offsets);
   });
 }
 

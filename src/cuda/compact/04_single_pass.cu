@@ -75,14 +75,6 @@ __global__ __launch_bounds__(SelectPolicy::BLOCK_THREADS) void select_single_pas
 // one cudaMemsetAsync at the start of every run.
 constexpr std::size_t COUNTER_BYTES = gpu::align_workspace(sizeof(unsigned));
 
-std::size_t tiles_for(const Spec& s) {
-  std::size_t tiles = 0;
-  dispatch_select(s, [&]<class T, SelectMode MODE, bool PARTITION>() {
-    tiles = detail::div_up(s.n + gpu::VEC16<T> - 1, gpu::SelectTile<T, MODE, PARTITION>::TILE);  // pad < VEC
-  });
-  return tiles;
-}
-
 }  // namespace
 
 void run_select_single_pass(const Call& call) {
@@ -93,25 +85,21 @@ void run_select_single_pass(const Call& call) {
     return;
   }
   dispatch_select(s, [&]<class T, SelectMode MODE, bool PARTITION>() {
-    using Tile = gpu::SelectTile<T, MODE, PARTITION>;
-    const T* in = static_cast<const T*>(call.in);
-    const gpu::AlignedTiles tiles = gpu::aligned_tiles(in, n, Tile::TILE);
-    const bool vec_in = gpu::vector_ok(in);
-    const bool vec_flags = (reinterpret_cast<std::uintptr_t>(call.flags) - tiles.pad) % gpu::VEC16<T> == 0;
+    const SelectLaunch<T, gpu::SelectTile<T, MODE, PARTITION>> l(call, "select_single_pass_kernel");
     auto* counter = gpu::workspace_at<unsigned>(call.workspace, 0);
     auto* words = gpu::workspace_at<unsigned long long>(call.workspace, COUNTER_BYTES);
-    TESSERA_CUDA(cudaMemsetAsync(call.workspace, 0, COUNTER_BYTES + tiles.count * sizeof(unsigned long long),
+    TESSERA_CUDA(cudaMemsetAsync(call.workspace, 0, COUNTER_BYTES + l.tiles.count * sizeof(unsigned long long),
                                  call.stream));
-    const unsigned grid = gpu::checked_grid(tiles.count, "select_single_pass_kernel", n);
-    detail::launch("select_single_pass_kernel", select_single_pass_kernel<T, MODE, PARTITION>, dim3(grid),
-                   dim3(SelectPolicy::BLOCK_THREADS), 0, call.stream, n, in, call.flags, static_cast<T*>(call.out),
-                   call.count, select_params<T>(s), tiles, vec_in, vec_flags, TileCounts{words}, counter);
+    detail::launch("select_single_pass_kernel", select_single_pass_kernel<T, MODE, PARTITION>, dim3(l.grid),
+                   dim3(SelectPolicy::BLOCK_THREADS), 0, call.stream, n, static_cast<const T*>(call.in), call.flags,
+                   static_cast<T*>(call.out), call.count, l.params, l.tiles, l.vec_in, l.vec_flags, TileCounts{words},
+                   counter);
   });
 }
 
 std::size_t ws_select_single_pass(const Spec& s) {
   if (s.n == 0) return 0;
-  return COUNTER_BYTES + gpu::align_workspace(tiles_for(s) * sizeof(unsigned long long));
+  return COUNTER_BYTES + gpu::align_workspace(select_tiles_bound(s) * sizeof(unsigned long long));
 }
 
 bool supports_select_single_pass(const Spec& s) { return is_select_family(s); }

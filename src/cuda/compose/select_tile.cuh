@@ -96,7 +96,7 @@ struct SelectTile {
 
   // Slot (tile-local index) of element j of vector k of thread t.
   __device__ __forceinline__ static std::size_t slot(int k, unsigned t, int j) {
-    return (static_cast<std::size_t>(k) * BLOCK + t) * VEC + j;
+    return striped_slot<BLOCK, VEC>(k, t, j);
   }
 
   // Loads tile b and evaluates the selection. `full` (block-uniform) takes the

@@ -47,36 +47,17 @@ __global__ __launch_bounds__(BLOCK_THREADS) void map_vectorized_kernel(const T* 
     const T* src = in - tiles.pad + b * tiles.tile;  // 16-byte aligned
     T x[VECS][VEC];
 #pragma unroll
-    for (int k = 0; k < VECS; ++k) gpu::load16(src + (static_cast<std::size_t>(k) * BLOCK_THREADS + t) * VEC, x[k]);
+    for (int k = 0; k < VECS; ++k) gpu::load16(src + gpu::striped_slot<BLOCK_THREADS, VEC>(k, t, 0), x[k]);
 #pragma unroll
     for (int k = 0; k < VECS; ++k)
 #pragma unroll
       for (int j = 0; j < VEC; ++j) x[k][j] = map_apply(fn, x[k][j]);
-    T* dst = out - tiles.pad + b * tiles.tile;
-#pragma unroll
-    for (int k = 0; k < VECS; ++k) {
-      const std::size_t q = (static_cast<std::size_t>(k) * BLOCK_THREADS + t) * VEC;
-      if (vec_out) {
-        gpu::store16(dst + q, x[k]);
-      } else {
-#pragma unroll
-        for (int j = 0; j < VEC; ++j) dst[q + j] = x[k][j];
-      }
-    }
+    gpu::store_striped<BLOCK_THREADS, VECS>(out - tiles.pad + b * tiles.tile, x, vec_out);
     return;
   }
-  // First or last tile: element by element, only slots that hold elements.
-  const std::size_t lo = tiles.lo(b), hi = tiles.hi(b);
-#pragma unroll
-  for (int k = 0; k < VECS; ++k)
-#pragma unroll
-    for (int j = 0; j < VEC; ++j) {
-      const std::size_t q = (static_cast<std::size_t>(k) * BLOCK_THREADS + t) * VEC + j;
-      if (q >= lo && q < hi) {
-        const std::size_t i = tiles.element(b, q);
-        out[i] = map_apply(fn, in[i]);
-      }
-    }
+  // First or last tile: element by element.
+  gpu::for_each_tile_element<BLOCK_THREADS, VECS, VEC>(tiles, b,
+                                                      [&](std::size_t i) { out[i] = map_apply(fn, in[i]); });
 }
 
 }  // namespace
@@ -89,8 +70,7 @@ void run_map_vectorized(const Call& call) {
     T* out = static_cast<T*>(call.out);
     const gpu::AlignedTiles tiles = gpu::aligned_tiles(in, n, TILE<T>);
     const bool vec_in = gpu::vector_ok(in);
-    const bool vec_out = vec_in && gpu::vector_ok(out) &&
-                         (reinterpret_cast<std::uintptr_t>(out) - reinterpret_cast<std::uintptr_t>(in)) % 16 == 0;
+    const bool vec_out = gpu::same_alignment16(in, out);
     const unsigned grid = gpu::checked_grid(tiles.count, "map_vectorized_kernel", n);
     detail::launch("map_vectorized_kernel", map_vectorized_kernel<T>, dim3(grid), dim3(BLOCK_THREADS), 0, call.stream,
                    n, in, out, tiles, call.spec.fn, vec_in, vec_out);

@@ -67,7 +67,7 @@ struct RleTile {
   };
 
   __device__ __forceinline__ static std::size_t slot(int k, unsigned t, int j) {
-    return (static_cast<std::size_t>(k) * BLOCK + t) * VEC + j;
+    return gpu::striped_slot<BLOCK, VEC>(k, t, j);
   }
 };
 
@@ -252,7 +252,7 @@ struct Layout {
 
 std::size_t tiles_for(const Spec& s) {
   std::size_t tiles = 0;
-  dispatch_key_type(s.dtype, [&]<class T>() { tiles = detail::div_up(s.n + gpu::VEC16<T> - 1, RleTile<T>::TILE); });
+  dispatch_key_type(s.dtype, [&]<class T>() { tiles = gpu::max_aligned_tiles<T>(s.n, RleTile<T>::TILE); });
   return tiles;
 }
 
