@@ -2,7 +2,7 @@
 // adjacent_difference, compact, partition, unique, find_unique, rle) checked
 // against the independent reference of compose_test_support.hpp: edge sizes
 // around warps, blocks and the 4096-element tiles, many tiles (the look-back
-// walks past its 32-tile window), misaligned input and flag pointers, runs
+// walks past its 128-tile window), misaligned input and flag pointers, runs
 // longer than a tile, poisoned workspaces and outputs, repeatability, graph
 // capture, and the public API with device pointers. Compiled in CUDA builds
 // only; every test skips when no device is present.
@@ -27,6 +27,7 @@
 #include "tessera/core/cuda_check.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/map.hpp"
+#include "test_gpu_support.hpp"
 
 namespace {
 
@@ -36,56 +37,14 @@ using tessera::DeviceBytes;
 using tessera::compose_impl::Call;
 using tessera::compose_impl::Variant;
 
-constexpr const char* kNoGpu = "no CUDA device: GPU tests skipped";
-
-// Around warps, blocks, the 4096-element 4-byte tile (2048 for 8-byte keys)
-// and 2+ windows of 32 tiles (131072 elements); a prime with a ragged tail.
+// Around warps, blocks, the 4096-element 4-byte tile (2048 for 8-byte keys);
+// 1000003 spans more than one look-back round (128 tiles of 4096) with a
+// ragged tail.
 constexpr std::size_t kSizes[] = {0,    1,    2,    3,    31,   33,    255,   257,    1023,    2047,    2048,
                                   2049, 4095, 4096, 4097, 8191, 12289, 65537, 131073, 262147, 1000003};
 
-bool gpu_available() {
-  static const bool available = [] {
-    int count = 0;
-    const cudaError_t err = cudaGetDeviceCount(&count);
-    (void)cudaGetLastError();
-    return err == cudaSuccess && count > 0;
-  }();
-  return available;
-}
-
-class Stream {
- public:
-  Stream() { TESSERA_CUDA(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
-  ~Stream() {
-    if (s_ != nullptr) (void)cudaStreamDestroy(s_);
-  }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  cudaStream_t get() const { return s_; }
-
- private:
-  cudaStream_t s_ = nullptr;
-};
-
 template <class Base>
-class WithGpu : public Base {
- protected:
-  void SetUp() override {
-    if (!gpu_available()) GTEST_SKIP() << kNoGpu;
-    stream_ = std::make_unique<Stream>();
-  }
-  void TearDown() override {
-    if (!stream_) return;
-    EXPECT_EQ(cudaStreamSynchronize(stream_->get()), cudaSuccess);
-    stream_.reset();
-    const cudaError_t err = cudaGetLastError();
-    EXPECT_EQ(err, cudaSuccess) << cudaGetErrorString(err);
-  }
-  cudaStream_t stream() const { return stream_->get(); }
-
- private:
-  std::unique_ptr<Stream> stream_;
-};
+using WithGpu = tessera_test::GpuFixture<Base>;
 
 // What one device run wrote.
 template <class T>

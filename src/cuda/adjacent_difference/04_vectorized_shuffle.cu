@@ -22,7 +22,8 @@
 #include "common/compose_ops.hpp"
 #include "cuda/common/launch.cuh"
 #include "cuda/common/multipass.cuh"
-#include "cuda/common/vector_io.cuh"
+#include "cuda/common/aligned_tiles.cuh"
+#include "cuda/common/warp_scan.cuh"
 #include "patterns/compose_dispatch.hpp"
 #include "patterns/compose_rungs.hpp"
 
@@ -49,10 +50,8 @@ __global__ __launch_bounds__(BLOCK_THREADS) void adjdiff_vectorized_shuffle_kern
   const unsigned t = threadIdx.x;
   const unsigned lane = t % LANES;
   if (vec_in && tiles.full(b)) {  // block-uniform branch: every lane reaches the shuffles
-    const T* src = in - tiles.pad + b * tiles.tile;  // 16-byte aligned
     T x[VECS][VEC];
-#pragma unroll
-    for (int k = 0; k < VECS; ++k) gpu::load16(src + gpu::striped_slot<BLOCK_THREADS, VEC>(k, t, 0), x[k]);
+    gpu::load_striped<BLOCK_THREADS, VECS>(in - tiles.pad + b * tiles.tile, x);  // 16-byte aligned
     // Lane 0's left neighbours: the element before each of its vectors.
     T halo[VECS];
 #pragma unroll

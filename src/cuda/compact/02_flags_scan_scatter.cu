@@ -3,7 +3,7 @@
 // exclusive scan, scatter; three kernels, one element per thread, the flags
 // and indices through device memory (cuda/compose/flags_scan_scatter.cuh).
 //
-// Bytes (4-byte keys, int32 flags): read x, write flags; the scan reads the
+// Bytes (4-byte keys, uint32 flags): read x, write flags; the scan reads the
 // flags and writes the indices (about twice); the scatter reads x, flags and
 // indices and writes the output: ~5x the cost model's bytes (input +
 // selected output). Bottleneck: that traffic. Expected (H100, 2^28 floats,

@@ -6,9 +6,10 @@
 // ranks its selected elements with one SWAR block scan, publishes the tile's
 // count at once (status A), stages the elements in shared memory in output
 // order, and one warp looks back over the predecessors' published counts
-// (gpu::TileCounts) for the number selected before the tile; it publishes
-// the inclusive count (status P), and the block writes its elements with
-// coalesced stores. The last tile writes the total count to the device. No
+// (lookback.cuh: TileStatus of 64-bit counts, one 16-byte {flag, count} slot
+// per tile, warp_lookback) for the number selected before the tile; it
+// publishes the inclusive count (status P), and the block writes its elements
+// with coalesced stores. The last tile writes the total count to the device. No
 // flag array, no second read, no host synchronisation.
 //
 // Bytes: the input once, the selected elements once (partition: all n), one
@@ -24,8 +25,8 @@
 #include <cstdint>
 
 #include "cuda/common/launch.cuh"
+#include "cuda/common/lookback.cuh"
 #include "cuda/common/multipass.cuh"
-#include "cuda/compose/lookback_count.cuh"
 #include "cuda/compose/select_dispatch.cuh"
 #include "patterns/compose_rungs.hpp"
 #include "tessera/core/cuda_check.hpp"
@@ -36,32 +37,33 @@ namespace {
 
 using gpu::SelectMode;
 using gpu::SelectPolicy;
-using gpu::TileCounts;
+using Counts = gpu::TileStatus<unsigned long long>;  // per tile: {flag, selected count}
 
 template <class T, SelectMode MODE, bool PARTITION>
 __global__ __launch_bounds__(SelectPolicy::BLOCK_THREADS) void select_single_pass_kernel(
     const T* __restrict__ in, const std::uint8_t* __restrict__ flags, T* __restrict__ out,
     std::int64_t* __restrict__ count, gpu::SelectParams<T> params, gpu::AlignedTiles tiles, bool vec_in,
-    bool vec_flags, TileCounts counts, unsigned* __restrict__ tile_counter) {
+    bool vec_flags, Counts status, unsigned* __restrict__ tile_counter) {
   using Tile = gpu::SelectTile<T, MODE, PARTITION>;
   __shared__ typename Tile::Storage storage;
-  __shared__ unsigned tile_index;
+  __shared__ unsigned tile_slot;
   __shared__ unsigned long long tile_prefix;
 
   // Tiles in the order blocks start: every tile this one waits for is running.
-  if (threadIdx.x == 0) tile_index = atomicAdd(tile_counter, 1u);
-  __syncthreads();
-  const std::size_t b = tile_index;
+  const unsigned b = gpu::take_tile_index(tile_counter, tile_slot);
 
   Tile tile;
   tile.load(in, flags, params, tiles, b, vec_in && tiles.full(b), vec_flags);
-  tile.rank(storage);  // block scan: a barrier inside, every thread has tile.count after it
-  if (threadIdx.x == 0) counts.publish(b, b == 0 ? TileCounts::PREFIX : TileCounts::AGGREGATE, tile.count);
+  tile.rank(storage);  // block scan: a barrier inside; every thread has tile.count after it
+  // Publish the count at once (tile 0: its inclusive prefix), so that the
+  // successors' look-backs need not wait for this tile's staging.
+  if (threadIdx.x == 0) status.publish(b, b == 0 ? gpu::TILE_INCLUSIVE : gpu::TILE_AGGREGATE, tile.count);
   tile.stage(storage, tiles, b);
   if (threadIdx.x < 32) {  // warp 0 looks back while the other warps finish staging
-    const unsigned long long prefix = b == 0 ? 0ull : counts.exclusive_prefix(b);
+    const unsigned long long prefix =
+        b == 0 ? 0ull : gpu::warp_lookback<SelectPolicy::LOOKBACK_PER_LANE>(status, b, gpu::SumU64{});
     if (threadIdx.x == 0) {
-      if (b > 0) counts.publish(b, TileCounts::PREFIX, prefix + tile.count);
+      if (b > 0) status.publish(b, gpu::TILE_INCLUSIVE, prefix + tile.count);
       tile_prefix = prefix;
     }
   }
@@ -71,8 +73,8 @@ __global__ __launch_bounds__(SelectPolicy::BLOCK_THREADS) void select_single_pas
   if (threadIdx.x == 0 && b + 1 == tiles.count) *count = static_cast<std::int64_t>(prefix + tile.count);
 }
 
-// Workspace: [ tile counter (256 B) ][ one status word per tile ], zeroed by
-// one cudaMemsetAsync at the start of every run.
+// Workspace: [ tile counter (256 B) ][ Counts slots ], zeroed by one
+// cudaMemsetAsync at the start of every run (TILE_INVALID == 0).
 constexpr std::size_t COUNTER_BYTES = gpu::align_workspace(sizeof(unsigned));
 
 }  // namespace
@@ -86,20 +88,19 @@ void run_select_single_pass(const Call& call) {
   }
   dispatch_select(s, [&]<class T, SelectMode MODE, bool PARTITION>() {
     const SelectLaunch<T, gpu::SelectTile<T, MODE, PARTITION>> l(call, "select_single_pass_kernel");
-    auto* counter = gpu::workspace_at<unsigned>(call.workspace, 0);
-    auto* words = gpu::workspace_at<unsigned long long>(call.workspace, COUNTER_BYTES);
-    TESSERA_CUDA(cudaMemsetAsync(call.workspace, 0, COUNTER_BYTES + l.tiles.count * sizeof(unsigned long long),
-                                 call.stream));
+    const std::size_t slots = Counts::bytes(l.tiles.count);
+    TESSERA_CUDA(cudaMemsetAsync(call.workspace, 0, COUNTER_BYTES + slots, call.stream));
+    const Counts status(gpu::workspace_at<unsigned char>(call.workspace, COUNTER_BYTES), l.tiles.count);
     detail::launch("select_single_pass_kernel", select_single_pass_kernel<T, MODE, PARTITION>, dim3(l.grid),
                    dim3(SelectPolicy::BLOCK_THREADS), 0, call.stream, n, static_cast<const T*>(call.in), call.flags,
-                   static_cast<T*>(call.out), call.count, l.params, l.tiles, l.vec_in, l.vec_flags, TileCounts{words},
-                   counter);
+                   static_cast<T*>(call.out), call.count, l.params, l.tiles, l.vec_in, l.vec_flags, status,
+                   gpu::workspace_at<unsigned>(call.workspace, 0));
   });
 }
 
 std::size_t ws_select_single_pass(const Spec& s) {
   if (s.n == 0) return 0;
-  return COUNTER_BYTES + gpu::align_workspace(select_tiles_bound(s) * sizeof(unsigned long long));
+  return COUNTER_BYTES + Counts::bytes(select_tiles_bound(s));
 }
 
 bool supports_select_single_pass(const Spec& s) { return is_select_family(s); }

@@ -12,7 +12,8 @@
 
 #include <cstdint>
 
-#include "cuda/compose/block_sum.cuh"
+#include "cuda/common/block_scan.cuh"
+#include "cuda/compose/swar.cuh"
 
 namespace tessera::gpu {
 
@@ -23,13 +24,14 @@ using FlagWord = unsigned;        // one table entry: 0 absent, non-zero present
 // its place among the present values, present values are gathered in
 // ascending order; thread 0 writes the count. `table` is read through L2
 // (__ldcg): other blocks wrote it during this launch or the previous one.
+// `warp_totals`: BYTE_VALUES / 32 words of shared memory.
 __device__ __forceinline__ void gather_flag_table(const FlagWord* table, std::uint8_t* __restrict__ out,
                                                   std::int64_t* __restrict__ count,
-                                                  BlockSum64<BYTE_VALUES>::Storage& scratch) {
+                                                  unsigned long long* warp_totals) {
   const unsigned v = threadIdx.x;
-  const unsigned present = __ldcg(table + v) != 0u ? 1u : 0u;
+  const unsigned long long present = __ldcg(table + v) != 0u ? 1ull : 0ull;
   unsigned long long total = 0;
-  const unsigned long long before = BlockSum64<BYTE_VALUES>::exclusive(present, total, scratch);
+  const unsigned long long before = block_exclusive_scan<BYTE_VALUES>(present, SumU64{}, warp_totals, total);
   if (present) out[before] = static_cast<std::uint8_t>(v);
   if (v == 0) *count = static_cast<std::int64_t>(total);
 }

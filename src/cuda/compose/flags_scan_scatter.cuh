@@ -15,13 +15,13 @@
 //                          from the end, as cub::DevicePartition); element
 //                          n - 1 writes the count index[n-1] + flags[n-1].
 //
-// Flags and indices are int32 while n < 2^31 and int64 past it. Used by the
-// select rungs' step 2 and by find_unique's sort_based rung (after the sort).
+// Flags and indices are uint32 while n < 2^32 and int64 beyond (the two types
+// of tessera's exclusive sum). Used by the select rungs' step 2, by
+// find_unique's sort_based rung (after the sort) and by rle's step 2.
 #pragma once
 
 #include <cuda_runtime.h>
 
-#include <climits>
 #include <cstdint>
 
 #include "common/compose_ops.hpp"
@@ -76,10 +76,11 @@ struct Layout {
   }
 };
 
-// f.template operator()<I>() with the index type for n.
+// f.template operator()<I>() with the index type for n: every index and the
+// count (<= n) must fit.
 template <class F>
 void with_index_type(std::size_t n, F&& f) {
-  if (n <= static_cast<std::size_t>(INT_MAX)) f.template operator()<std::int32_t>();
+  if (n <= static_cast<std::size_t>(UINT32_MAX)) f.template operator()<std::uint32_t>();
   else f.template operator()<std::int64_t>();
 }
 

@@ -10,8 +10,8 @@
 // (gpu::AlignedTiles); the first and last tile are read element by element.
 //
 // Ranking. Each thread packs its selected counts per vector into one 64-bit
-// SWAR word (16 bits per vector); one block exclusive sum of those words
-// ranks every element of the tile in element order:
+// SWAR word (16 bits per vector, swar.cuh); one block exclusive sum of those
+// words (block_scan.cuh) ranks every element of the tile in element order:
 //   rank(k, t, j) = sum_{k' < k} total_k' + exclusive_k(t) + selected before j
 //
 // Partition. Rejected elements are staged from the end of the tile's shared
@@ -24,8 +24,10 @@
 #include <cstdint>
 
 #include "common/compose_ops.hpp"
-#include "cuda/common/vector_io.cuh"
-#include "cuda/compose/block_sum.cuh"
+#include "cuda/common/aligned_tiles.cuh"
+#include "cuda/common/block_scan.cuh"
+#include "cuda/common/warp_scan.cuh"
+#include "cuda/compose/swar.cuh"
 
 namespace tessera::gpu {
 
@@ -41,11 +43,13 @@ struct SelectParams {
 };
 
 // Tuning (provenance: the reduce single_pass sweep on H100 found 256 threads x
-// 4 vectors of 16 bytes in flight per thread best for streaming reads; the
-// GPU run checks it here). 4096 4-byte elements = a 16 KiB tile.
+// 4 vectors of 16 bytes in flight per thread best for streaming reads, and the
+// scan's primary look-back policy is 256 x 4 with 4 predecessors per lane; the
+// GPU run checks them here). 4096 4-byte elements = a 16 KiB tile.
 struct SelectPolicy {
   static constexpr int BLOCK_THREADS = 256;
   static constexpr int VECS = 4;
+  static constexpr int LOOKBACK_PER_LANE = 4;  // 128 predecessors per look-back round trip
 };
 
 template <class T, SelectMode MODE, bool PARTITION, class Policy = SelectPolicy>
@@ -54,15 +58,13 @@ struct SelectTile {
   static constexpr int VECS = Policy::VECS;
   static constexpr int VEC = VEC16<T>;
   static constexpr std::size_t TILE = static_cast<std::size_t>(BLOCK) * VECS * VEC;
-  static_assert(VECS >= 1 && VECS <= 4, "VECS: the SWAR word holds four 16-bit fields");
+  static_assert(VECS >= 1 && VECS <= SWAR_FIELDS, "VECS: one SWAR field per vector");
   static_assert(BLOCK * VEC < (1 << 16), "a SWAR field counts up to BLOCK * VEC elements in 16 bits");
   static_assert(sizeof(T) == 4 || sizeof(T) == 8, "select tiles: 4- or 8-byte keys");
 
-  using Scan = BlockSum64<BLOCK>;
-
   struct Storage {
     T items[TILE];  // the staged tile, in output order
-    typename Scan::Storage scan;
+    unsigned long long warp_totals[BLOCK / 32];
   };
 
   // What one tile holds after load() and rank().
@@ -106,9 +108,7 @@ struct SelectTile {
                                        bool vec_flags) {
     const unsigned t = threadIdx.x, lane = t % 32;
     if (full) {
-      const T* src = in - tiles.pad + b * tiles.tile;  // 16-byte aligned
-#pragma unroll
-      for (int k = 0; k < VECS; ++k) load16(src + slot(k, t, 0), x[k]);
+      load_striped<BLOCK, VECS>(in - tiles.pad + b * tiles.tile, x);  // 16-byte aligned
       // The element before each vector: the previous lane's last element, or,
       // for lane 0, one load (the neighbouring warp's line, cached).
       T halo[VECS] = {};
@@ -177,11 +177,9 @@ struct SelectTile {
   __device__ __forceinline__ void rank(Storage& s) {
     unsigned long long word = 0;
 #pragma unroll
-    for (int k = 0; k < VECS; ++k) word |= static_cast<unsigned long long>(__popc(selected[k])) << (16 * k);
-    exclusive = Scan::exclusive(word, total, s.scan);
-    count = 0;
-#pragma unroll
-    for (int k = 0; k < VECS; ++k) count += swar_field(total, k);
+    for (int k = 0; k < VECS; ++k) word |= swar_put(k, __popc(selected[k]));
+    exclusive = block_exclusive_scan<BLOCK>(word, SumU64{}, s.warp_totals, total);
+    count = swar_total(total);
   }
 
   // Number of elements in tile b (partition needs it; block-uniform).

@@ -37,8 +37,8 @@ __global__ __launch_bounds__(BLOCK_THREADS) void flag_table_write_global_kernel(
 __global__ __launch_bounds__(gpu::BYTE_VALUES) void flag_table_gather_kernel(const gpu::FlagWord* table,
                                                                              std::uint8_t* __restrict__ out,
                                                                              std::int64_t* __restrict__ count) {
-  __shared__ gpu::BlockSum64<gpu::BYTE_VALUES>::Storage scratch;
-  gpu::gather_flag_table(table, out, count, scratch);
+  __shared__ unsigned long long warp_totals[gpu::BYTE_VALUES / 32];
+  gpu::gather_flag_table(table, out, count, warp_totals);
 }
 
 constexpr std::size_t TABLE_BYTES = gpu::BYTE_VALUES * sizeof(gpu::FlagWord);

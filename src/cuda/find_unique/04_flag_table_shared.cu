@@ -37,7 +37,7 @@
 #include "cuda/common/device.cuh"
 #include "cuda/common/launch.cuh"
 #include "cuda/common/multipass.cuh"
-#include "cuda/common/vector_io.cuh"
+#include "cuda/common/aligned_tiles.cuh"
 #include "cuda/compose/flag_table.cuh"
 #include "patterns/compose_rungs.hpp"
 #include "tessera/core/cuda_check.hpp"
@@ -59,7 +59,7 @@ static_assert(BLOCK_THREADS == GROUPS * QUARTERS, "one merge thread per (group, 
 struct Smem {
   unsigned tables[GROUPS * BLOCK_THREADS];  // word g of thread t's table at [g * BLOCK_THREADS + t]
   unsigned merged[QUARTERS][GROUPS];
-  gpu::BlockSum64<gpu::BYTE_VALUES>::Storage scratch;
+  unsigned long long warp_totals[gpu::BYTE_VALUES / 32];
   bool is_last_block;
 };
 constexpr std::size_t SMEM_BYTES = sizeof(Smem);
@@ -82,10 +82,8 @@ __global__ __launch_bounds__(BLOCK_THREADS) void flag_table_shared_kernel(const 
 
   for (std::size_t b = blockIdx.x; b < tiles.count; b += gridDim.x) {
     if (vec_in && tiles.full(b)) {
-      const std::uint8_t* src = in - tiles.pad + b * tiles.tile;  // 16-byte aligned
       std::uint8_t x[VECS][16];
-#pragma unroll
-      for (int k = 0; k < VECS; ++k) gpu::load16(src + (static_cast<std::size_t>(k) * BLOCK_THREADS + t) * 16, x[k]);
+      gpu::load_striped<BLOCK_THREADS, VECS>(in - tiles.pad + b * tiles.tile, x);  // 16-byte aligned
 #pragma unroll
       for (int k = 0; k < VECS; ++k)
 #pragma unroll
@@ -124,7 +122,7 @@ __global__ __launch_bounds__(BLOCK_THREADS) void flag_table_shared_kernel(const 
 
   // Last block: every other block's flush happened before its ticket.
   __threadfence();
-  gpu::gather_flag_table(table, out, count, s.scratch);
+  gpu::gather_flag_table(table, out, count, s.warp_totals);
   if (t == 0) *ticket = 0u;  // ready for the next launch (the run also zeroes it)
 }
 

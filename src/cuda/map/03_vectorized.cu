@@ -19,7 +19,7 @@
 #include "common/compose_ops.hpp"
 #include "cuda/common/launch.cuh"
 #include "cuda/common/multipass.cuh"
-#include "cuda/common/vector_io.cuh"
+#include "cuda/common/aligned_tiles.cuh"
 #include "patterns/compose_dispatch.hpp"
 #include "patterns/compose_rungs.hpp"
 
@@ -42,12 +42,9 @@ __global__ __launch_bounds__(BLOCK_THREADS) void map_vectorized_kernel(const T* 
                                                                        MapFn fn, bool vec_in, bool vec_out) {
   constexpr int VEC = gpu::VEC16<T>;
   const std::size_t b = blockIdx.x;
-  const unsigned t = threadIdx.x;
   if (vec_in && tiles.full(b)) {
-    const T* src = in - tiles.pad + b * tiles.tile;  // 16-byte aligned
     T x[VECS][VEC];
-#pragma unroll
-    for (int k = 0; k < VECS; ++k) gpu::load16(src + gpu::striped_slot<BLOCK_THREADS, VEC>(k, t, 0), x[k]);
+    gpu::load_striped<BLOCK_THREADS, VECS>(in - tiles.pad + b * tiles.tile, x);  // 16-byte aligned
 #pragma unroll
     for (int k = 0; k < VECS; ++k)
 #pragma unroll

@@ -10,7 +10,7 @@
 //   rle_lengths_kernel    lengths[r] = starts[r + 1] - starts[r]
 //                         (starts[runs] = n), one thread per possible run
 //
-// Flags and indices are int32 while n < 2^31 and int64 past it; run starts
+// Flags and indices are uint32 while n < 2^32 and int64 beyond; run starts
 // are int64 (workspace). Bytes: read x twice and the flags, indices and
 // starts once or twice each (~6x the cost model's bytes at 10% run heads).
 // Expected (H100, 2^28 int32, 10% heads): ~15-20% of the copy bandwidth on

@@ -11,11 +11,13 @@
 // Heads stage their keys and slots in shared memory in run order; each run
 // end finds its run's start among them (or, for a run entering from the
 // previous tile, from the look-back) and stages the run's length. The look-
-// back (gpu::RunTileState) carries the number of runs before the tile and the
-// position of the last run start before it; the block then writes keys and
-// lengths with coalesced stores. The last tile writes the number of runs.
+// back (lookback.cuh's warp_lookback over a TileStatus<RunState>: a 16-byte
+// state, so a flag array plus value arrays, release/acquire ordered) carries
+// the number of runs started before the tile and the position of the last of
+// those starts (RunsBefore); the block then writes keys and lengths with
+// coalesced stores. The last tile writes the number of runs.
 //
-// Bytes: the input once; keys + int64 lengths once per run; 24 bytes of state
+// Bytes: the input once; keys + int64 lengths once per run; 36 bytes of state
 // per tile. Bottleneck: DRAM bandwidth, plus the look-back latency hidden by
 // the other resident blocks. Expected (H100, 2^28 int32, 10% run heads):
 // 85-90% of the copy bandwidth on the cost model, >= 1.1x
@@ -27,9 +29,11 @@
 #include "common/compose_ops.hpp"
 #include "cuda/common/launch.cuh"
 #include "cuda/common/multipass.cuh"
-#include "cuda/common/vector_io.cuh"
-#include "cuda/compose/block_sum.cuh"
-#include "cuda/compose/lookback_runs.cuh"
+#include "cuda/common/aligned_tiles.cuh"
+#include "cuda/common/block_scan.cuh"
+#include "cuda/common/lookback.cuh"
+#include "cuda/common/warp_scan.cuh"
+#include "cuda/compose/swar.cuh"
 #include "patterns/compose_dispatch.hpp"
 #include "patterns/compose_rungs.hpp"
 #include "tessera/core/cuda_check.hpp"
@@ -38,27 +42,44 @@ namespace tessera::compose_impl {
 
 namespace {
 
-using gpu::RunPrefix;
-using gpu::RunTileState;
 using gpu::swar_field;
 
-// The select tiles' shape (cuda/compose/select_tile.cuh, SelectPolicy):
-// 256 threads x 4 vectors of 16 bytes.
+// The select tiles' shape and look-back (cuda/compose/select_tile.cuh,
+// SelectPolicy): 256 threads x 4 vectors of 16 bytes, 4 predecessors per lane.
 constexpr int BLOCK = 256;
 constexpr int VECS = 4;
+constexpr int LOOKBACK_PER_LANE = 4;
 constexpr unsigned NO_START = 0xFFFFFFFFu;  // "the run started before this tile"
+
+// What a tile tells its successors: the runs started in it (or before it,
+// inclusive) and where the last of them started (-1 if none).
+struct RunState {
+  unsigned long long runs;
+  long long last_start;
+};
+
+// Combining in order: counts add, the later tile's last start wins if it has
+// one. Associative; the identity is {0, -1}.
+struct RunsBefore {
+  using acc_t = RunState;
+  __device__ __forceinline__ acc_t identity() const { return {0ull, -1}; }
+  __device__ __forceinline__ acc_t combine(const acc_t& left, const acc_t& right) const {
+    return {left.runs + right.runs, right.last_start >= 0 ? right.last_start : left.last_start};
+  }
+};
+using RunStatus = gpu::TileStatus<RunState>;
 
 template <class T>
 struct RleTile {
   static constexpr int VEC = gpu::VEC16<T>;
   static constexpr std::size_t TILE = static_cast<std::size_t>(BLOCK) * VECS * VEC;
   static_assert(BLOCK * VEC < (1 << 16), "a SWAR field counts up to BLOCK * VEC elements in 16 bits");
-  using Scan = gpu::BlockSum64<BLOCK, 2>;  // run heads and run ends, one barrier
+  using Counts = gpu::SumU64s<2>;  // run heads and run ends, one block scan
 
   struct Storage {
     T keys[TILE];          // the tile's run keys, in run order
     unsigned slots[TILE];  // the slot of each run head; then (reused) each run's staged length
-    typename Scan::Storage scan;
+    typename Counts::acc_t warp_totals[BLOCK / 32];
     unsigned long long prefix_runs;
     long long prefix_last;
     long long tile_last;  // the last run start in the tile
@@ -76,25 +97,21 @@ __global__ __launch_bounds__(BLOCK) void rle_single_pass_kernel(const T* __restr
                                                                 std::int64_t* __restrict__ lengths_out,
                                                                 std::int64_t* __restrict__ num_runs,
                                                                 gpu::AlignedTiles tiles, bool vec_in,
-                                                                RunTileState state, unsigned* __restrict__ counter) {
+                                                                RunStatus status, unsigned* __restrict__ counter) {
   using Tile = RleTile<T>;
   constexpr int VEC = Tile::VEC;
   __shared__ typename Tile::Storage s;
   const unsigned t = threadIdx.x, lane = t % 32;
   const std::size_t n = tiles.n;
 
-  if (t == 0) s.tile_index = atomicAdd(counter, 1u);
-  __syncthreads();
-  const std::size_t b = s.tile_index;
+  const unsigned b = gpu::take_tile_index(counter, s.tile_index);  // tiles in the order blocks start
   const std::size_t lo = tiles.lo(b);
 
   // ---- load; run heads and run ends --------------------------------------
   T x[VECS][VEC];
   unsigned head[VECS], end[VECS];
   if (vec_in && tiles.full(b)) {  // block-uniform: every lane reaches the shuffles
-    const T* src = in - tiles.pad + b * tiles.tile;
-#pragma unroll
-    for (int k = 0; k < VECS; ++k) gpu::load16(src + Tile::slot(k, t, 0), x[k]);
+    gpu::load_striped<BLOCK, VECS>(in - tiles.pad + b * tiles.tile, x);  // 16-byte aligned
     T before[VECS], after[VECS];  // lanes 0 and 31: the elements around the warp's vectors
 #pragma unroll
     for (int k = 0; k < VECS; ++k) {
@@ -105,7 +122,7 @@ __global__ __launch_bounds__(BLOCK) void rle_single_pass_kernel(const T* __restr
 #pragma unroll
     for (int k = 0; k < VECS; ++k) {
       const std::size_t first = tiles.element(b, Tile::slot(k, t, 0)), last = first + VEC - 1;
-      T left = gpu::shfl_up_any(x[k][VEC - 1], 1), right = gpu::shfl_down_any(x[k][0], 1);
+      T left = gpu::shfl_up_any(x[k][VEC - 1], 1), right = gpu::shfl_idx_any(x[k][0], static_cast<int>(lane) + 1);
       if (lane == 0) left = before[k];
       if (lane == 31) right = after[k];
       unsigned h = first == 0 || differs(left, x[k][0]) ? 1u : 0u;
@@ -140,19 +157,15 @@ __global__ __launch_bounds__(BLOCK) void rle_single_pass_kernel(const T* __restr
   }
 
   // ---- rank heads and ends: one scan of two SWAR words ---------------------
-  unsigned long long ranks[2] = {0ull, 0ull}, totals[2];
+  typename Tile::Counts::acc_t words{}, sums;
 #pragma unroll
   for (int k = 0; k < VECS; ++k) {
-    ranks[0] |= static_cast<unsigned long long>(__popc(head[k])) << (16 * k);
-    ranks[1] |= static_cast<unsigned long long>(__popc(end[k])) << (16 * k);
+    words.w[0] |= gpu::swar_put(k, __popc(head[k]));
+    words.w[1] |= gpu::swar_put(k, __popc(end[k]));
   }
-  Tile::Scan::exclusive(ranks, totals, s.scan);
-  unsigned heads = 0, ends = 0;
-#pragma unroll
-  for (int k = 0; k < VECS; ++k) {
-    heads += swar_field(totals[0], k);
-    ends += swar_field(totals[1], k);
-  }
+  const auto before_me = gpu::block_exclusive_scan<BLOCK>(words, typename Tile::Counts{}, s.warp_totals, sums);
+  const unsigned long long ranks[2] = {before_me.w[0], before_me.w[1]}, totals[2] = {sums.w[0], sums.w[1]};
+  const unsigned heads = gpu::swar_total(totals[0]), ends = gpu::swar_total(totals[1]);
 
   // ---- heads: keys and slots in run order ---------------------------------
   {
@@ -172,10 +185,9 @@ __global__ __launch_bounds__(BLOCK) void rle_single_pass_kernel(const T* __restr
     }
   }
   __syncthreads();
-  if (t == 0) {
-    const long long last = heads > 0 ? s.tile_last : -1;
-    if (b == 0) state.publish_prefix(0, heads, last);
-    else state.publish_aggregate(b, heads, last);
+  if (t == 0) {  // publish at once (tile 0: its inclusive prefix)
+    const RunState mine{heads, heads > 0 ? s.tile_last : -1};
+    status.publish(b, b == 0 ? gpu::TILE_INCLUSIVE : gpu::TILE_AGGREGATE, mine);
     s.enters = !(heads > 0 && s.slots[0] == lo);
   }
   // The run each vector starts in: the slot of the last head before it, if any.
@@ -212,9 +224,10 @@ __global__ __launch_bounds__(BLOCK) void rle_single_pass_kernel(const T* __restr
 
   // ---- look-back: runs before the tile, and the last run start -------------
   if (t < 32) {
-    const RunPrefix p = b == 0 ? RunPrefix{0ull, -1} : state.exclusive_prefix(b);
+    const RunsBefore f;
+    const RunState p = b == 0 ? f.identity() : gpu::warp_lookback<LOOKBACK_PER_LANE>(status, b, f);
     if (t == 0) {
-      if (b > 0) state.publish_prefix(b, p.runs + heads, heads > 0 ? s.tile_last : p.last_start);
+      if (b > 0) status.publish(b, gpu::TILE_INCLUSIVE, f.combine(p, RunState{heads, heads > 0 ? s.tile_last : -1}));
       s.prefix_runs = p.runs;
       s.prefix_last = p.last_start;
     }
@@ -235,20 +248,9 @@ __global__ __launch_bounds__(BLOCK) void rle_single_pass_kernel(const T* __restr
   if (t == 0 && b + 1 == tiles.count) *num_runs = static_cast<std::int64_t>(runs_before + heads);
 }
 
-// Workspace: [ tile counter (256 B) ][ status words ][ aggregate last starts ]
-// [ inclusive last starts ]; the counter and the status words are zeroed by
-// one cudaMemsetAsync per run.
+// Workspace: [ tile counter (256 B) ][ RunStatus slots ], zeroed by one
+// cudaMemsetAsync per run (TILE_INVALID == 0).
 constexpr std::size_t COUNTER_BYTES = gpu::align_workspace(sizeof(unsigned));
-
-struct Layout {
-  std::size_t words, aggregate, inclusive, total;
-  explicit Layout(std::size_t tiles) {
-    words = COUNTER_BYTES;
-    aggregate = words + gpu::align_workspace(tiles * sizeof(unsigned long long));
-    inclusive = aggregate + gpu::align_workspace(tiles * sizeof(long long));
-    total = inclusive + gpu::align_workspace(tiles * sizeof(long long));
-  }
-};
 
 std::size_t tiles_for(const Spec& s) {
   std::size_t tiles = 0;
@@ -264,22 +266,19 @@ void run_rle_single_pass(const Call& call) {
     TESSERA_CUDA(cudaMemsetAsync(call.count, 0, sizeof(std::int64_t), call.stream));
     return;
   }
-  const Layout l(tiles_for(call.spec));
   dispatch_key_type(call.spec.dtype, [&]<class T>() {
     const T* in = static_cast<const T*>(call.in);
     const gpu::AlignedTiles tiles = gpu::aligned_tiles(in, n, RleTile<T>::TILE);
-    TESSERA_CUDA(cudaMemsetAsync(call.workspace, 0, l.words + tiles.count * sizeof(unsigned long long), call.stream));
-    const RunTileState state{gpu::TileCounts{gpu::workspace_at<unsigned long long>(call.workspace, l.words)},
-                             gpu::workspace_at<long long>(call.workspace, l.aggregate),
-                             gpu::workspace_at<long long>(call.workspace, l.inclusive)};
+    TESSERA_CUDA(cudaMemsetAsync(call.workspace, 0, COUNTER_BYTES + RunStatus::bytes(tiles.count), call.stream));
+    const RunStatus status(gpu::workspace_at<unsigned char>(call.workspace, COUNTER_BYTES), tiles.count);
     const unsigned grid = gpu::checked_grid(tiles.count, "rle_single_pass_kernel", n);
     detail::launch("rle_single_pass_kernel", rle_single_pass_kernel<T>, dim3(grid), dim3(BLOCK), 0, call.stream, n, in,
-                   static_cast<T*>(call.out), call.lengths, call.count, tiles, gpu::vector_ok(in), state,
+                   static_cast<T*>(call.out), call.lengths, call.count, tiles, gpu::vector_ok(in), status,
                    gpu::workspace_at<unsigned>(call.workspace, 0));
   });
 }
 
-std::size_t ws_rle_single_pass(const Spec& s) { return s.n == 0 ? 0 : Layout(tiles_for(s)).total; }
+std::size_t ws_rle_single_pass(const Spec& s) { return s.n == 0 ? 0 : COUNTER_BYTES + RunStatus::bytes(tiles_for(s)); }
 
 bool supports_rle_single_pass(const Spec& s) { return s.family == Family::rle && family_supports(s); }
 
