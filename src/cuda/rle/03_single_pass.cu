@@ -49,6 +49,9 @@ using gpu::swar_field;
 constexpr int BLOCK = 256;
 constexpr int VECS = 4;
 constexpr int LOOKBACK_PER_LANE = 4;
+// No minimum-blocks bound: uncapped the kernel takes 76 registers (3 blocks,
+// 768 threads, 48 KiB of loads in flight per SM, enough for H100); capped at
+// 64 (4 blocks) ptxas spills 12-24 bytes. To revisit with the GPU run.
 constexpr unsigned NO_START = 0xFFFFFFFFu;  // "the run started before this tile"
 
 // What a tile tells its successors: the runs started in it (or before it,
