@@ -167,7 +167,9 @@ TEST_P(GpuRung, MatchesReference) {
     const auto in = make_input<T>(base, n, seed_for("repeat", n), shapes_for(base).front(), 0.5);
     const auto a = run_on_device(variant(), in, stream());
     const auto b = run_on_device(variant(), in, stream(), 0, 0, 0x00);
-    ASSERT_EQ(a.count, b.count);
+    // Families without a count leave the count word as poisoned, and the two
+    // runs poison it differently: compare it only where it is an output.
+    if (tessera::compose_impl::has_count(s.family)) ASSERT_EQ(a.count, b.count);
     const std::size_t extent = tessera::compose_impl::has_count(s.family) && s.family != Family::partition
                                    ? static_cast<std::size_t>(a.count)
                                    : n;
