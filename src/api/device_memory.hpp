@@ -1,5 +1,7 @@
-// Helpers of the public APIs in CUDA builds: which memory a pointer lives in,
-// and stream-ordered scratch memory for workspaces.
+// Pieces of a public GPU API entry that do not depend on the pattern: where
+// a pointer points (host or device memory), and stream-ordered scratch for a
+// variant's workspace. CUDA builds only. (src/api/reduce_api.cpp has an
+// earlier private copy of both.)
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -11,7 +13,7 @@
 #include "tessera/core/cuda_check.hpp"
 #include "tessera/core/error.hpp"
 
-namespace tessera::api {
+namespace tessera::api_detail {
 
 enum class Memory { host, device };
 
@@ -23,15 +25,14 @@ inline Memory memory_of(const void* p) {
   return Memory::host;
 }
 
-// Stream-ordered scratch memory (cudaMallocAsync), freed on scope exit (also
-// on error). `who` prefixes the error message ("tessera::reduce").
+// Stream-ordered scratch memory, freed on scope exit (also on error). `who`
+// names the API call in the error of a failed allocation.
 class AsyncScratch {
  public:
   AsyncScratch(std::size_t bytes, cudaStream_t stream, const char* who) : stream_(stream) {
     if (bytes == 0) return;
     const cudaError_t err = cudaMallocAsync(&ptr_, bytes, stream);
     if (err != cudaSuccess) {
-      ptr_ = nullptr;
       (void)cudaGetLastError();
       std::size_t free_b = 0, total_b = 0;
       (void)cudaMemGetInfo(&free_b, &total_b);
@@ -53,4 +54,4 @@ class AsyncScratch {
   cudaStream_t stream_;
 };
 
-}  // namespace tessera::api
+}  // namespace tessera::api_detail

@@ -12,9 +12,9 @@ namespace tessera {
 
 namespace {
 
-using api::AsyncScratch;
-using api::Memory;
-using api::memory_of;
+using api_detail::AsyncScratch;
+using api_detail::Memory;
+using api_detail::memory_of;
 using gemm_impl::ApiCall;
 
 // Every non-empty matrix must live where the variant runs.

@@ -62,11 +62,14 @@ using tessera::gpu::cp_async_wait;
 
 // A tile configuration. Block tile BM x BN x BK, warp tile WM x WN, thread
 // micro-tile TM x TN, STAGES-deep cp.async pipeline, at least MIN_BLOCKS
-// resident blocks per SM (the register cap the compiler must meet).
-template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int STAGES_, int MIN_BLOCKS_>
+// resident blocks per SM (the register cap the compiler must meet), and
+// whether whole k slabs get their own copy path (see copy_slab).
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int STAGES_, int MIN_BLOCKS_,
+          bool WHOLE_SLAB_COPIES_ = false>
 struct WarpTiledPolicy {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
   static constexpr int STAGES = STAGES_, MIN_BLOCKS = MIN_BLOCKS_;
+  static constexpr bool WHOLE_SLAB_COPIES = WHOLE_SLAB_COPIES_;  // a copy path without k tests for whole slabs
   static constexpr int WARPS_M = BM / WM, WARPS_N = BN / WN;
   static constexpr int THREADS = 32 * WARPS_M * WARPS_N;
   static constexpr int LANES_M = WM / TM, LANES_N = WN / TN;  // the lane grid of a warp
@@ -220,8 +223,16 @@ __global__ void __launch_bounds__(P::THREADS, P::MIN_BLOCKS)
     const std::size_t k_left = p.k - std::size_t(slab) * P::BK;
     const unsigned left = k_left < std::size_t(P::BK) ? static_cast<unsigned>(k_left) : P::BK;
     float* base = stage(s);
-    copy_a.copy(base, left, p.lda, p.a);
-    copy_b.copy(base + P::BK * P::A_STRIDE, left, AAT ? p.lda : p.ldb, AAT ? p.a : p.b);
+    // WHOLE_SLAB_COPIES: every slab but the last is whole, and with k_left a
+    // constant there the k tests fold away. Register allocation decides
+    // which way spills at the cap (policies file).
+    if (P::WHOLE_SLAB_COPIES && left == P::BK) {
+      copy_a.copy(base, P::BK, p.lda, p.a);
+      copy_b.copy(base + P::BK * P::A_STRIDE, P::BK, AAT ? p.lda : p.ldb, AAT ? p.a : p.b);
+    } else {
+      copy_a.copy(base, left, p.lda, p.a);
+      copy_b.copy(base + P::BK * P::A_STRIDE, left, AAT ? p.lda : p.ldb, AAT ? p.a : p.b);
+    }
   };
 
   // Prologue: slabs 0 .. STAGES-2 in flight (a group per slab, empty or not,
