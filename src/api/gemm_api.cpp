@@ -16,11 +16,13 @@ using api_detail::AsyncScratch;
 using api_detail::Memory;
 using api_detail::memory_of;
 using gemm_impl::ApiCall;
+using gemm_impl::GemmCall;
 
 // Every non-empty matrix must live where the variant runs.
-void check_memory(const ApiCall& call) {
+void check_memory(const ApiCall& api) {
+  const GemmCall& call = api.call;
   const auto& s = call.spec;
-  const auto& v = *call.variant;
+  const auto& v = *api.variant;
   const Memory want = v.info.backend == Backend::cpu ? Memory::host : Memory::device;
   const char* where = want == Memory::host ? "host" : "device";
   auto require_kind = [&](const void* p, bool empty, const char* name) {
@@ -33,18 +35,22 @@ void check_memory(const ApiCall& call) {
   require_kind(call.c, s.m == 0 || s.n == 0, "C");
 }
 
-void run(const ApiCall& call, cudaStream_t stream) {
-  check_memory(call);
-  const auto& v = *call.variant;
+void run(const ApiCall& api, cudaStream_t stream) {
+  check_memory(api);
+  const auto& v = *api.variant;
+  GemmCall call = api.call;
+  call.stream = stream;
   const std::size_t ws_bytes = v.workspace_bytes(call.spec);
   if (v.info.backend == Backend::cpu) {
     std::vector<unsigned char> ws(ws_bytes);
     TESSERA_CUDA(cudaStreamSynchronize(stream));  // CPU variants run in stream order
-    v.run({call.spec, call.alpha, call.beta, call.a, call.b, call.c, ws.data(), stream});
+    call.workspace = ws.data();
+    v.run(call);
     return;
   }
   AsyncScratch ws(ws_bytes, stream, gemm_impl::api_name(call.spec.op));
-  v.run({call.spec, call.alpha, call.beta, call.a, call.b, call.c, ws.get(), stream});
+  call.workspace = ws.get();
+  v.run(call);
   // A lower-triangle result (the vendor SYRK) completed to the symmetric C.
   if (v.fill == gemm_impl::Fill::lower) gemm_impl::mirror_lower_to_upper(call.c, call.spec.m, call.spec.ldc, stream);
 }

@@ -1,5 +1,7 @@
 // Public GEMM API in CPU-only builds: pointers are host pointers and the CPU
 // rungs run.
+#include <vector>
+
 #include "api/gemm_common.hpp"
 
 namespace tessera {
@@ -8,8 +10,12 @@ std::string gemm_default_variant(std::size_t, std::size_t, std::size_t) { return
 std::string gemm_aat_default_variant(std::size_t, std::size_t) { return "cpu_openmp"; }
 
 namespace {
-void run(const gemm_impl::ApiCall& call, stream_t stream) {
-  call.variant->run({call.spec, call.alpha, call.beta, call.a, call.b, call.c, nullptr, stream});
+void run(const gemm_impl::ApiCall& api, stream_t stream) {
+  gemm_impl::GemmCall call = api.call;
+  call.stream = stream;
+  std::vector<unsigned char> ws(api.variant->workspace_bytes(call.spec));
+  call.workspace = ws.data();
+  api.variant->run(call);
 }
 }  // namespace
 

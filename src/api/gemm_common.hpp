@@ -15,13 +15,10 @@
 
 namespace tessera::gemm_impl {
 
-// One validated call of the public API.
+// One validated call of the public API: the call (workspace and stream
+// still unset) and the variant that will run it.
 struct ApiCall {
-  GemmSpec spec;
-  float alpha, beta;
-  const float* a;
-  const float* b;  // aat: nullptr
-  float* c;
+  GemmCall call;
   const GemmVariant* variant;
 };
 
@@ -85,7 +82,7 @@ inline ApiCall validate(const GemmSpec& s, float alpha, const float* a, const fl
   }
   require(v->supports(s), fmt::format("{}: variant '{}' does not support this call ({} with m = {}, n = {}, k = {})",
                                       who, chosen, ab ? "C = A*B" : "C = A*A^T", s.m, s.n, s.k));
-  return {s, alpha, beta, a, ab ? b : nullptr, c, v};
+  return {{s, alpha, beta, a, ab ? b : nullptr, c, nullptr, nullptr}, v};
 }
 
 inline GemmSpec ab_spec(std::size_t m, std::size_t n, std::size_t k, std::size_t lda, std::size_t ldb,
