@@ -1,0 +1,18 @@
+# Batched forward/backward scans: CPU rungs, the public API, the CUDA ladder
+# and the CUB baseline.
+list(APPEND TESSERA_CXX_SOURCES
+  cpu/batched_scan/00_reference.cpp
+  cpu/batched_scan/01_openmp.cpp
+  cpu/batched_scan/variants.cpp
+  patterns/batched_scan_table.cpp
+  harness/problems/batched_scan_problem.cpp
+  harness/problems/seismic_traces.cpp
+)
+list(APPEND TESSERA_CUDA_SOURCES
+  api/batched_scan_api.cpp
+  cuda/batched_scan/variants.cpp
+)
+# The public API of a CPU-only build (host pointers, CPU variants).
+list(APPEND TESSERA_CPU_ONLY_SOURCES
+  api/batched_scan_api_cpu.cpp
+)
