@@ -15,13 +15,14 @@ constexpr std::uint32_t IBM_FRACTION = 0x00FFFFFFu;  // 24-bit fraction field
 constexpr std::uint32_t IBM_MAX_MAGNITUDE = 0x7FFFFFFFu;
 constexpr std::uint32_t FLOAT_INF = 0x7F800000u;
 
-// v >> shift, rounded to nearest, ties to even (shift in 1..63).
+// v >> shift, rounded to nearest, ties to even (v < 2^32, shift >= 1).
+// Branch-free: adding half - 1 plus the kept part's lowest bit carries into
+// the kept part exactly when the rest is above half, or at half with an odd
+// kept part (data-dependent branches here cost more than the arithmetic).
 constexpr std::uint64_t shift_round_even(std::uint64_t v, int shift) {
-  if (shift >= 64) return 0;
-  const std::uint64_t kept = v >> shift;
-  const std::uint64_t rest = v & ((std::uint64_t{1} << shift) - 1);
-  const std::uint64_t half = std::uint64_t{1} << (shift - 1);
-  return kept + ((rest > half || (rest == half && (kept & 1))) ? 1 : 0);
+  if (shift >= 40) return 0;  // v < 2^32 rounds to 0 (below half of 2^shift)
+  const std::uint64_t half_minus_1 = (std::uint64_t{1} << (shift - 1)) - 1;
+  return (v + half_minus_1 + ((v >> shift) & 1)) >> shift;
 }
 
 inline float bits_to_float(std::uint32_t u) { return std::bit_cast<float>(u); }
@@ -72,27 +73,35 @@ std::uint32_t float_to_ibm(float x) noexcept {
   return sign | (static_cast<std::uint32_t>(q + 64) << 24) | static_cast<std::uint32_t>(fraction);
 }
 
+// Bulk conversions run on several threads from this many samples on (a
+// batch of traces holds millions; small calls stay on the calling thread).
+constexpr std::int64_t PARALLEL_MIN_SAMPLES = std::int64_t{1} << 18;
+
 void decode_be(void* words, std::size_t n) noexcept {
   auto* p = static_cast<unsigned char*>(words);
-  for (std::size_t i = 0; i < n; ++i, p += 4) {
+  const auto count = static_cast<std::int64_t>(n);
+#pragma omp parallel for schedule(static) if (count >= PARALLEL_MIN_SAMPLES)
+  for (std::int64_t i = 0; i < count; ++i) {
     std::uint32_t w;
-    std::memcpy(&w, p, 4);
+    std::memcpy(&w, p + 4 * i, 4);
     if constexpr (std::endian::native == std::endian::little) w = __builtin_bswap32(w);
     const float f = ibm_to_float(w);
-    std::memcpy(p, &f, 4);
+    std::memcpy(p + 4 * i, &f, 4);
   }
 }
 
 std::size_t encode_be(void* words, std::size_t n) noexcept {
   auto* p = static_cast<unsigned char*>(words);
+  const auto count = static_cast<std::int64_t>(n);
   std::size_t nonfinite = 0;
-  for (std::size_t i = 0; i < n; ++i, p += 4) {
+#pragma omp parallel for schedule(static) reduction(+ : nonfinite) if (count >= PARALLEL_MIN_SAMPLES)
+  for (std::int64_t i = 0; i < count; ++i) {
     float f;
-    std::memcpy(&f, p, 4);
+    std::memcpy(&f, p + 4 * i, 4);
     nonfinite += is_finite_for_ibm(f) ? 0 : 1;
     std::uint32_t w = float_to_ibm(f);
     if constexpr (std::endian::native == std::endian::little) w = __builtin_bswap32(w);
-    std::memcpy(p, &w, 4);
+    std::memcpy(p + 4 * i, &w, 4);
   }
   return nonfinite;
 }
