@@ -15,7 +15,7 @@
 #include "api/batched_scan_common.hpp"
 #include "batched_scan_support.hpp"
 #include "common/reducers.hpp"
-#include "common/scan_ops.hpp"
+#include "common/batched_scan_ops.hpp"
 #include "core/registry.hpp"
 #include "harness/generate.hpp"
 #include "harness/problems/seismic_traces.hpp"

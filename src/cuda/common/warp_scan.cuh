@@ -1,89 +1,113 @@
-// Warp-level scans of a Reducer's accumulator with register shuffles, in
-// segments of `width` lanes (a power of two <= 32: the shuffles' own width
-// argument keeps every exchange inside its segment, so several short rows can
-// share a warp).
+// Warp-level scans for any associative operator: the register-shuffle
+// building blocks of the scan ladder (step 6 on), of tessera's look-back scan
+// and of every pattern built on scans (compaction, select, run-length encode).
 //
-//   warp_inclusive_scan<R>(v, seg_lane, width)         lane i of a segment gets
-//                                                      v_0 (+) ... (+) v_i
-//   warp_inclusive_suffix_scan<R>(v, seg_lane, width)  lane i gets
-//                                                      v_i (+) ... (+) v_last
+// The scan-functor contract ("ScanFn"), shared by warp_scan.cuh,
+// block_scan.cuh and lookback.cuh:
 //
-// Kogge-Stone: log2(width) steps of shuffle + combine, earlier values always
-// combined on the left, so the result is deterministic. Accumulators may be
-// structs (Kahan, double-float), shuffled field by field. Every lane of the
-// warp must call these with the same `width` (full mask); lanes without data
-// pass R::identity().
+//   struct F {
+//     using acc_t = ...;                                 // the state carried along the
+//                                                        // array; trivially copyable
+//     __device__ acc_t identity() const;                 // combine(identity(), a) == a
+//     __device__ acc_t combine(acc_t left, acc_t right) const;
+//   };
+//
+// combine must be associative; it need not be commutative: `left` always
+// covers earlier elements than `right`, and every function below keeps that
+// order, so matrix products or the composition of affine maps scan correctly.
+// (The pattern's own functors, src/common/scan_ops.hpp, and the public
+// include/tessera/scan.cuh add in_t/out_t, lift() and output() for the tile
+// kernels; the building blocks here need only the two members above.)
+//
+// Conventions: one-dimensional blocks of whole warps (lane = threadIdx.x % 32);
+// every lane of the warp calls (full mask). States of any size are shuffled as
+// 32-bit words, so a 16-byte 2x2 matrix costs four shuffles per step.
+//
+// Self-contained on purpose (CUDA headers only, relative includes): the public
+// header include/tessera/scan.cuh builds on it outside the library's build.
 #pragma once
 
-#include "common/reducers.hpp"
-#include "cuda/common/warp_reduce.cuh"
+#include <cstring>
+#include <type_traits>
 
 namespace tessera::gpu {
 
-// ---- shuffles with a segment width -------------------------------------------
+namespace scan_detail {
 
-__device__ __forceinline__ float shfl_up(float v, unsigned d, int width) {
-  return __shfl_up_sync(FULL_WARP_MASK, v, d, width);
-}
-__device__ __forceinline__ double shfl_up(double v, unsigned d, int width) {
-  return __shfl_up_sync(FULL_WARP_MASK, v, d, width);
-}
-__device__ __forceinline__ KahanState shfl_up(KahanState v, unsigned d, int width) {
-  return {__shfl_up_sync(FULL_WARP_MASK, v.s, d, width), __shfl_up_sync(FULL_WARP_MASK, v.c, d, width)};
-}
-__device__ __forceinline__ DFloatState shfl_up(DFloatState v, unsigned d, int width) {
-  return {__shfl_up_sync(FULL_WARP_MASK, v.hi, d, width), __shfl_up_sync(FULL_WARP_MASK, v.lo, d, width)};
-}
+constexpr unsigned FULL_MASK = 0xffffffffu;
+constexpr unsigned WARP_THREADS = 32;
 
-__device__ __forceinline__ float shfl_down(float v, unsigned d, int width) {
-  return __shfl_down_sync(FULL_WARP_MASK, v, d, width);
-}
-__device__ __forceinline__ double shfl_down(double v, unsigned d, int width) {
-  return __shfl_down_sync(FULL_WARP_MASK, v, d, width);
-}
-__device__ __forceinline__ KahanState shfl_down(KahanState v, unsigned d, int width) {
-  return {__shfl_down_sync(FULL_WARP_MASK, v.s, d, width), __shfl_down_sync(FULL_WARP_MASK, v.c, d, width)};
-}
-__device__ __forceinline__ DFloatState shfl_down(DFloatState v, unsigned d, int width) {
-  return {__shfl_down_sync(FULL_WARP_MASK, v.hi, d, width), __shfl_down_sync(FULL_WARP_MASK, v.lo, d, width)};
+// Applies `shfl` (a 32-bit shuffle) to every 32-bit word of `v`.
+template <class T, class Shfl>
+__device__ __forceinline__ T shuffle_words(const T& v, Shfl shfl) {
+  static_assert(std::is_trivially_copyable_v<T>, "scan states are shuffled as raw words");
+  constexpr int WORDS = static_cast<int>((sizeof(T) + 3) / 4);
+  unsigned w[WORDS] = {};
+  memcpy(w, &v, sizeof(T));
+#pragma unroll
+  for (int i = 0; i < WORDS; ++i) w[i] = shfl(w[i]);
+  T r;
+  memcpy(&r, w, sizeof(T));
+  return r;
 }
 
-// ---- scans ----------------------------------------------------------------------
+}  // namespace scan_detail
 
-// `seg_lane` = lane % width.
-template <class R>
-__device__ __forceinline__ typename R::acc_t warp_inclusive_scan(typename R::acc_t v, unsigned seg_lane, int width) {
-  for (int d = 1; d < width; d <<= 1) {
-    const typename R::acc_t t = shfl_up(v, static_cast<unsigned>(d), width);
-    if (seg_lane >= static_cast<unsigned>(d)) v = R::combine(t, v);
+__device__ __forceinline__ unsigned lane_index() { return threadIdx.x % scan_detail::WARP_THREADS; }
+
+// ---- shuffles of any trivially copyable state ------------------------------
+
+template <class T>
+__device__ __forceinline__ T shfl_up_any(const T& v, unsigned delta) {
+  return scan_detail::shuffle_words(v, [delta](unsigned w) { return __shfl_up_sync(scan_detail::FULL_MASK, w, delta); });
+}
+
+template <class T>
+__device__ __forceinline__ T shfl_xor_any(const T& v, unsigned mask) {
+  return scan_detail::shuffle_words(v, [mask](unsigned w) { return __shfl_xor_sync(scan_detail::FULL_MASK, w, mask); });
+}
+
+// The value of lane `src` (same for every lane or not: any source lane).
+template <class T>
+__device__ __forceinline__ T shfl_idx_any(const T& v, int src) {
+  return scan_detail::shuffle_words(v, [src](unsigned w) { return __shfl_sync(scan_detail::FULL_MASK, w, src); });
+}
+
+// ---- scans and reductions in lane order ----------------------------------
+
+// Inclusive scan over the 32 lanes (Kogge-Stone with __shfl_up_sync: five
+// steps, lane l ends with combine(v_0, ..., v_l)).
+template <class F>
+__device__ __forceinline__ typename F::acc_t warp_inclusive_scan(typename F::acc_t v, const F& f) {
+  const unsigned lane = lane_index();
+#pragma unroll
+  for (unsigned d = 1; d < scan_detail::WARP_THREADS; d <<= 1) {
+    const typename F::acc_t up = shfl_up_any(v, d);
+    if (lane >= d) v = f.combine(up, v);
   }
   return v;
 }
 
-template <class R>
-__device__ __forceinline__ typename R::acc_t warp_inclusive_suffix_scan(typename R::acc_t v, unsigned seg_lane,
-                                                                        int width) {
-  for (int d = 1; d < width; d <<= 1) {
-    const typename R::acc_t t = shfl_down(v, static_cast<unsigned>(d), width);
-    if (seg_lane + static_cast<unsigned>(d) < static_cast<unsigned>(width)) v = R::combine(v, t);
+// The exclusive scan that goes with an inclusive one: lane l gets lane l-1's
+// inclusive value, lane 0 the identity.
+template <class F>
+__device__ __forceinline__ typename F::acc_t warp_exclusive_from_inclusive(typename F::acc_t inclusive, const F& f) {
+  const typename F::acc_t up = shfl_up_any(inclusive, 1);
+  return lane_index() == 0 ? f.identity() : up;
+}
+
+// combine(v_0, ..., v_31) in lane order, returned to every lane: a butterfly
+// in which lane l and its partner l ^ m both compute combine(lower half, upper
+// half) from the same operands, so all lanes hold bitwise the same total.
+template <class F>
+__device__ __forceinline__ typename F::acc_t warp_reduce_in_order(typename F::acc_t v, const F& f) {
+  const unsigned lane = lane_index();
+#pragma unroll
+  for (unsigned m = 1; m < scan_detail::WARP_THREADS; m <<= 1) {
+    const typename F::acc_t other = shfl_xor_any(v, m);
+    v = (lane & m) ? f.combine(other, v) : f.combine(v, other);
   }
   return v;
-}
-
-// Exclusive forms from the inclusive ones: the neighbour's inclusive value,
-// the identity at the segment's first (prefix) or last (suffix) lane.
-template <class R>
-__device__ __forceinline__ typename R::acc_t warp_exclusive_from_inclusive(typename R::acc_t incl, unsigned seg_lane,
-                                                                           int width) {
-  const typename R::acc_t t = shfl_up(incl, 1u, width);
-  return seg_lane == 0 ? R::identity() : t;
-}
-
-template <class R>
-__device__ __forceinline__ typename R::acc_t warp_exclusive_suffix_from_inclusive(typename R::acc_t incl,
-                                                                                  unsigned seg_lane, int width) {
-  const typename R::acc_t t = shfl_down(incl, 1u, width);
-  return seg_lane + 1 == static_cast<unsigned>(width) ? R::identity() : t;
 }
 
 }  // namespace tessera::gpu
