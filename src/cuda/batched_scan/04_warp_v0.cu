@@ -15,6 +15,7 @@
 #include "cuda/batched_scan/common.cuh"
 #include "cuda/batched_scan/rungs.hpp"
 #include "cuda/batched_scan/seed_common.cuh"
+#include "cuda/common/warp_reduce.cuh"
 
 namespace tessera::batched_scan_impl {
 

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <climits>
 #include <string>
+#include <type_traits>
 
 #include "common/reducers.hpp"
 #include "cuda/common/device.cuh"
@@ -22,10 +23,16 @@ inline bool has_work(const ScanSpec& s) { return s.rows > 0 && s.len > 0; }
 
 // f.template operator()<R>() with R the reducer of the accumulator (float
 // samples, sums): PlainSum<float, float>, PlainSum<float, double>, KahanSum,
-// DFloatSum.
+// DFloatSum. Only those are instantiated (dispatch_reducer's other dtypes
+// are never taken for float samples).
 template <class F>
 void dispatch_accum(const char* variant, Accum accum, F&& f) {
-  if (!dispatch_reducer(Dtype::f32, Op::sum, accum, std::forward<F>(f)))
+  auto float_only = [&f]<class R>() {
+    if constexpr (std::is_same_v<typename R::in_t, float> && !std::is_same_v<R, MinOp<float>> &&
+                  !std::is_same_v<R, MaxOp<float>>)
+      f.template operator()<R>();
+  };
+  if (!dispatch_reducer(Dtype::f32, Op::sum, accum, float_only))
     throw Error(std::string("batched_scan variant '") + variant + "': unknown accumulator");
 }
 

@@ -19,15 +19,40 @@
 //
 // BlockScan<R, BLOCK>: exclusive prefix / suffix of one value per thread
 // across the block (warp shuffles, one barrier, BLOCK / 32 partials in shared
-// memory), plus the block total. Every loop over j is unrolled: the register
-// arrays are indexed by constants only (no local memory).
+// memory), plus the block total. The prefix is the shared
+// gpu::block_exclusive_scan; the suffix (which the shared blocks do not
+// offer) mirrors it with __shfl_down_sync. Every loop over j is unrolled: the
+// register arrays are indexed by constants only (no local memory).
 #pragma once
 
 #include "common/reducers.hpp"
+#include "common/scan_ops.hpp"
+#include "cuda/common/block_scan.cuh"
 #include "cuda/common/warp_scan.cuh"
 #include "tessera/batched_scan.hpp"
 
 namespace tessera::batched_scan_impl::gpu_detail {
+
+constexpr unsigned LANES = 32;  // threads of a warp
+
+// __shfl_down_sync of any state (word by word, as the shared shfl_up_any).
+template <class T>
+__device__ __forceinline__ T shfl_down_any(const T& v, unsigned delta) {
+  return gpu::scan_detail::shuffle_words(v, [delta](unsigned w) { return __shfl_down_sync(0xffffffffu, w, delta); });
+}
+
+// Lane l gets v_l (+) ... (+) v_31 (Kogge-Stone downwards; earlier lanes
+// always on the left).
+template <class R>
+__device__ __forceinline__ typename R::acc_t warp_inclusive_suffix_scan(typename R::acc_t v) {
+  const unsigned lane = threadIdx.x % LANES;
+#pragma unroll
+  for (unsigned d = 1; d < LANES; d <<= 1) {
+    const typename R::acc_t t = shfl_down_any(v, d);
+    if (lane + d < LANES) v = R::combine(v, t);
+  }
+  return v;
+}
 
 template <class R, int N>
 __device__ __forceinline__ typename R::acc_t forward_items(const float (&x)[N], int jlo, int jhi, bool exclusive,
@@ -105,32 +130,20 @@ __device__ __forceinline__ int clamp_items(long long v, int n) {
 template <class R, int BLOCK>
 struct BlockScan {
   using acc_t = typename R::acc_t;
-  static constexpr int WARPS = BLOCK / gpu::WARP_SIZE;
-  static_assert(BLOCK % gpu::WARP_SIZE == 0 && WARPS <= gpu::WARP_SIZE, "BLOCK: whole warps, at most 1024 threads");
+  static constexpr int WARPS = BLOCK / static_cast<int>(LANES);
+  static_assert(gpu::valid_scan_block<BLOCK>, "BLOCK: whole warps, at most 1024 threads");
 
   // The sum of the values of the threads before this one; `total` (every
   // thread) is the block's sum. `scratch` holds WARPS accumulators; the
   // caller must __syncthreads() before `scratch` is written again.
   static __device__ __forceinline__ acc_t exclusive(acc_t v, acc_t* scratch, acc_t& total) {
-    const unsigned lane = threadIdx.x % gpu::WARP_SIZE, warp = threadIdx.x / gpu::WARP_SIZE;
-    const acc_t incl = gpu::warp_inclusive_scan<R>(v, lane, gpu::WARP_SIZE);
-    if (lane == gpu::WARP_SIZE - 1) scratch[warp] = incl;
-    __syncthreads();
-    acc_t before = R::identity(), tot = R::identity();
-#pragma unroll
-    for (int w = 0; w < WARPS; ++w) {
-      const acc_t s = scratch[w];
-      if (w < static_cast<int>(warp)) before = R::combine(before, s);
-      tot = R::combine(tot, s);
-    }
-    total = tot;
-    return R::combine(before, gpu::warp_exclusive_from_inclusive<R>(incl, lane, gpu::WARP_SIZE));
+    return gpu::block_exclusive_scan<BLOCK>(v, StatesOf<R>{}, scratch, total);
   }
 
   // The sum of the values of the threads after this one; `total` as above.
   static __device__ __forceinline__ acc_t exclusive_suffix(acc_t v, acc_t* scratch, acc_t& total) {
-    const unsigned lane = threadIdx.x % gpu::WARP_SIZE, warp = threadIdx.x / gpu::WARP_SIZE;
-    const acc_t incl = gpu::warp_inclusive_suffix_scan<R>(v, lane, gpu::WARP_SIZE);
+    const unsigned lane = threadIdx.x % LANES, warp = threadIdx.x / LANES;
+    const acc_t incl = warp_inclusive_suffix_scan<R>(v);
     if (lane == 0) scratch[warp] = incl;
     __syncthreads();
     acc_t after = R::identity(), tot = R::identity();
@@ -141,7 +154,8 @@ struct BlockScan {
       tot = R::combine(s, tot);
     }
     total = tot;
-    return R::combine(gpu::warp_exclusive_suffix_from_inclusive<R>(incl, lane, gpu::WARP_SIZE), after);
+    const acc_t next = shfl_down_any(incl, 1);
+    return lane == LANES - 1 ? after : R::combine(next, after);
   }
 };
 
