@@ -34,12 +34,7 @@ using tessera_test::device_sync;
 
 constexpr std::size_t TILE = batched_scan_impl::TilePolicy::TILE;
 
-std::vector<float> random_rows(std::size_t rows, std::size_t len, std::uint64_t seed) {
-  std::vector<float> v(rows * len + 1);
-  harness::fill_random(v.data(), rows * len, seed, harness::Distribution::uniform);
-  v.resize(rows * len);
-  return v;
-}
+using scan_test::random_rows;
 
 template <class T>
 struct DeviceBuffer {
