@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/generate.hpp"
 #include "tessera/batched_scan.hpp"
 #include "tessera/core/types.hpp"
 
@@ -42,6 +43,14 @@ inline std::string describe(const Layout& l, ScanDirection d, bool excl, Accum a
      << l.rows << "x" << l.len << " pitch " << l.in_pitch << "/" << l.out_pitch << " off " << l.in_off << "/"
      << l.out_off << (l.in_place ? " in place" : "");
   return os.str();
+}
+
+// rows x len uniform random samples (seeded).
+inline std::vector<float> random_rows(std::size_t rows, std::size_t len, std::uint64_t seed) {
+  std::vector<float> v(rows * len + 1);
+  tessera::harness::fill_random(v.data(), rows * len, seed, tessera::harness::Distribution::uniform);
+  v.resize(rows * len);
+  return v;
 }
 
 inline std::size_t buffer_elems(std::size_t off, std::size_t rows, std::size_t pitch, std::size_t len) {

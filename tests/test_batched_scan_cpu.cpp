@@ -15,7 +15,7 @@
 #include "api/batched_scan_common.hpp"
 #include "batched_scan_support.hpp"
 #include "common/reducers.hpp"
-#include "common/scan_ops.hpp"
+#include "common/batched_scan_ops.hpp"
 #include "core/registry.hpp"
 #include "harness/generate.hpp"
 #include "harness/problems/seismic_traces.hpp"
@@ -32,12 +32,7 @@ using batched_scan_impl::ScanSpec;
 using batched_scan_impl::ScanVariant;
 using scan_test::Layout;
 
-std::vector<float> random_rows(std::size_t rows, std::size_t len, std::uint64_t seed) {
-  std::vector<float> v(rows * len + 1);
-  harness::fill_random(v.data(), rows * len, seed, harness::Distribution::uniform);
-  v.resize(rows * len);
-  return v;
-}
+using scan_test::random_rows;
 
 ScanSpec spec_of(const Layout& l, ScanDirection d, bool excl, Accum a) {
   return {d, a, excl, l.rows, l.len, l.in_pitch, l.in_place ? l.in_pitch : l.out_pitch, l.in_place};

@@ -26,11 +26,11 @@ void check_memory(const batched_scan_impl::ScanVariant& v, const float* in, cons
 }  // namespace
 
 std::string batched_scan_default_variant(std::size_t, std::size_t len, Accum, ScanDirection) {
-  // By row length only: every tessera rung supports every accumulator and
-  // direction, and the three cover the lengths between them.
-  if (len <= batched_scan_impl::SHORT_ROW_MAX_LEN) return "short_row_segmented";
+  // By row length only: both tessera rungs support every accumulator and
+  // direction. A row that fits one tile is read once (fused); longer rows
+  // are split into tiles across the grid.
   if (len <= batched_scan_impl::FUSED_MAX_LEN) return "fused_one_pass";
-  return "long_row_lookback";
+  return "multi_tile";
 }
 
 void batched_scan(const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch, std::size_t rows,

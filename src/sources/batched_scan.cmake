@@ -10,6 +10,11 @@ list(APPEND TESSERA_CXX_SOURCES
 )
 list(APPEND TESSERA_CUDA_SOURCES
   api/batched_scan_api.cpp
+  cuda/batched_scan/02_smem_v0.cu
+  cuda/batched_scan/03_smem_v1.cu
+  cuda/batched_scan/04_warp_v0.cu
+  cuda/batched_scan/05_fused_one_pass.cu
+  cuda/batched_scan/06_multi_tile.cu
   cuda/batched_scan/variants.cpp
 )
 # The public API of a CPU-only build (host pointers, CPU variants).
