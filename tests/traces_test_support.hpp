@@ -215,7 +215,7 @@ inline SegyFile write_segy(const std::string& path, const SegySpec& s) {
   std::vector<char> bin(400);
   for (char& c : bin) c = byte();
   auto put = [&](std::size_t file_byte, std::uint64_t v, int n) {
-    const bool segyio_swaps = file_byte < 3261 || file_byte >= 3501;
+    const bool segyio_swaps = file_byte < 3261 || (file_byte >= 3501 && file_byte < 3507);
     const bool le = s.little_endian && !segyio_swaps;
     for (int i = 0; i < n; ++i)
       bin[file_byte - 3201 + i] = static_cast<char>((v >> (8 * (le ? i : n - 1 - i))) & 0xFF);
