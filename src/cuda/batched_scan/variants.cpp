@@ -32,6 +32,5 @@ const std::array<ScanVariant, 7> cuda_table{{
 }  // namespace
 
 std::span<const ScanVariant> cuda_variants() { return cuda_table; }
-std::span<const ScanVariant> vendor_variants() { return {}; }
 
 }  // namespace tessera::batched_scan_impl
