@@ -113,7 +113,7 @@ class BatchedScanGpu : public tessera_test::GpuFixture<::testing::Test> {};
 // on row lengths around the warp, the tile items and the rows-per-warp of the
 // seed kernels.
 TEST_F(BatchedScanGpu, EveryRungMatchesReferenceOnSmallShapes) {
-  const std::size_t shapes[][2] = {{1, 1}, {33, 1}, {1, 31}, {3, 32}, {2, 33}, {65, 29}, {5, 127}, {4, 1000}};
+  const std::size_t shapes[][2] = {{1, 1}, {33, 1}, {70, 5}, {1, 31}, {3, 32}, {2, 33}, {65, 29}, {5, 127}, {9, 128}, {4, 1000}};
   std::uint64_t seed = 100;
   for (const ScanVariant* v : cuda_rungs())
     for (const auto& sh : shapes) {

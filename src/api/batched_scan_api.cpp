@@ -26,9 +26,10 @@ void check_memory(const batched_scan_impl::ScanVariant& v, const float* in, cons
 }  // namespace
 
 std::string batched_scan_default_variant(std::size_t, std::size_t len, Accum, ScanDirection) {
-  // By row length only: both tessera rungs support every accumulator and
-  // direction. A row that fits one tile is read once (fused); longer rows
-  // are split into tiles across the grid.
+  // By row length only: the tessera rungs support every accumulator and
+  // direction. Short rows share warps; a row that fits one tile is read once
+  // by one block (fused); longer rows are split into tiles across the grid.
+  if (len <= batched_scan_impl::SHORT_ROW_MAX_LEN) return "short_rows";
   if (len <= batched_scan_impl::FUSED_MAX_LEN) return "fused_one_pass";
   return "multi_tile";
 }

@@ -15,7 +15,9 @@ list(APPEND TESSERA_CUDA_SOURCES
   cuda/batched_scan/04_warp_v0.cu
   cuda/batched_scan/05_fused_one_pass.cu
   cuda/batched_scan/06_multi_tile.cu
+  cuda/batched_scan/07_short_rows.cu
   cuda/batched_scan/variants.cpp
+  vendor/batched_scan_cub.cu
 )
 # The public API of a CPU-only build (host pointers, CPU variants).
 list(APPEND TESSERA_CPU_ONLY_SOURCES

@@ -1,4 +1,4 @@
-// The CUDA rungs of the batched_scan ladder (steps 2-6). Each rung provides
+// The CUDA rungs of the batched_scan ladder (steps 2-7). Each rung provides
 //   run_X(call)        enqueue the scan on call.stream (no allocation, no
 //                      host synchronisation: graph-capturable);
 //   ws_X(spec)         workspace bytes run_X needs;
@@ -34,9 +34,11 @@ static_assert(TilePolicy::BLOCK % 32 == 0 && TilePolicy::BLOCK <= 1024, "whole w
 static_assert(TilePolicy::ITEMS % 8 == 4, "float4 item reads conflict-free");
 static_assert(TilePolicy::TILE >= 10000 + 3, "the seismic trace length fits one tile");
 
-// Rows up to FUSED_MAX_LEN go to the fused one-pass kernel (one tile, minus 3
+// Rows up to SHORT_ROW_MAX_LEN share warps (step 7: 4 samples per lane, at
+// most 32 lanes per row); up to FUSED_MAX_LEN they go to the fused one-pass kernel (one tile, minus 3
 // for the alignment shift of the row's first sample); longer rows to the
 // multi-tile path.
+inline constexpr std::size_t SHORT_ROW_MAX_LEN = 128;
 inline constexpr std::size_t FUSED_MAX_LEN = TilePolicy::TILE - 3;
 
 // Tiles a row of `len` samples spans, whatever its alignment (an upper bound:
@@ -53,6 +55,7 @@ TESSERA_BSCAN_RUNG(smem_v1)
 TESSERA_BSCAN_RUNG(warp_v0)
 TESSERA_BSCAN_RUNG(fused_one_pass)
 TESSERA_BSCAN_RUNG(multi_tile)
+TESSERA_BSCAN_RUNG(short_rows)
 #undef TESSERA_BSCAN_RUNG
 
 }  // namespace tessera::batched_scan_impl
