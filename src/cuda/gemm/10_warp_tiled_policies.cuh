@@ -31,6 +31,20 @@ using Policy128x256x8 = WarpTiledPolicy<128, 256, 8, 64, 64, 8, 16, 3, 1>;   // 
 using Policy128x64x16 = WarpTiledPolicy<128, 64, 16, 64, 32, 8, 8, 3, 4>;    // 128 threads, 38 KiB smem
 using Policy64x64x16 = WarpTiledPolicy<64, 64, 16, 32, 32, 4, 8, 3, 4>;      // 128 threads, 26 KiB smem
 
+// Interior copies (INTERIOR_COPIES, the last argument). The H100 SASS of
+// 128x128x16's main loop (cuobjdump -sass, 16-byte B kernel): per k slab and
+// warp 1024 FFMA, 64 LDS.128 and ~150 other instructions, ~110 of them the
+// ten guarded copies (per copy: k and row tests, a select of the fallback
+// address, a source-size select, 64-bit address arithmetic): FFMA are 85% of
+// the issue slots, an upper bound near the measured 74% of the FP32 rate.
+// Threads whose copies lie inside the matrices (all but the edge tiles')
+// issue them unguarded with immediate offsets, ~25 instructions: FFMA ~92%
+// of issue. 128x128x32 also halves the barriers and per-slab bookkeeping per
+// FFMA (99 KiB smem: 2 blocks still fit in 228 KiB). Predictions (to be
+// measured): 128x128x16_ic 46-47 TFLOP/s at 8192^3, 128x128x32_ic 46-48.
+using Policy128x128x16_ic = WarpTiledPolicy<128, 128, 16, 64, 32, 8, 8, 3, 2, false, true>;  // 51 KiB smem
+using Policy128x128x32_ic = WarpTiledPolicy<128, 128, 32, 64, 32, 8, 8, 3, 2, false, true>;  // 99 KiB smem
+
 }  // namespace tessera::gemm_impl::dev
 
 // The definitions behind TESSERA_DECLARE_WARP_TILED(CFG) in rungs.hpp, one
