@@ -29,7 +29,7 @@ namespace tessera::gemm_impl {
 
 namespace {
 
-constexpr int CONFIGS = 7;
+constexpr int CONFIGS = 8;
 
 // Resident blocks of each configuration on each device, queried once.
 int resident_blocks(int config, const WarpTiledKernels& k) {
@@ -61,6 +61,7 @@ std::span<const WarpTiledConfig> warp_tiled_configs() {
       // a bench has rated them.
       {"128x128x16_ic", 43.1, warp_tiled_kernels_128x128x16_ic()},
       {"128x128x32_ic", 43.1, warp_tiled_kernels_128x128x32_ic()},
+      {"128x256x16_ic", 43.1, warp_tiled_kernels_128x256x16_ic()},
   }};
   return table;
 }

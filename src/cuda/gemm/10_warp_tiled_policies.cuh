@@ -44,6 +44,10 @@ using Policy64x64x16 = WarpTiledPolicy<64, 64, 16, 32, 32, 4, 8, 3, 4>;      // 
 // measured): 128x128x16_ic 46-47 TFLOP/s at 8192^3, 128x128x32_ic 46-48.
 using Policy128x128x16_ic = WarpTiledPolicy<128, 128, 16, 64, 32, 8, 8, 3, 2, false, true>;  // 51 KiB smem
 using Policy128x128x32_ic = WarpTiledPolicy<128, 128, 32, 64, 32, 8, 8, 3, 2, false, true>;  // 99 KiB smem
+// 8 x 16 micro-tiles (128 FFMA per 6 LDS.128) need ~210 registers: one
+// 256-thread block per SM, whose barriers idle the SM — BK = 16 halves them
+// against 128x256x8, the interior copies cut the copy overhead.
+using Policy128x256x16_ic = WarpTiledPolicy<128, 256, 16, 64, 64, 8, 16, 3, 1, false, true>;  // 74 KiB smem
 
 }  // namespace tessera::gemm_impl::dev
 
