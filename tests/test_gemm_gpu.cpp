@@ -165,17 +165,42 @@ TEST_F(GemmGpu, AatIsExactlySymmetric) {
 }
 
 // Each warp-tiled configuration at sizes around its own tile, including a
-// grid with several L2 groups and a ragged last group.
+// grid with several L2 groups and a ragged last group; whole tiles with whole
+// slabs (the interior copy path of the _ic configurations: 16-byte and, with
+// an odd ldb, 4-byte B rows; padded A); k = 1 (no whole slab at all).
 TEST_F(GemmGpu, WarpTiledConfigurationsAtTheirTileEdges) {
   for (const auto& cfg : gemm_impl::warp_tiled_configs()) {
     const std::size_t bm = std::size_t(cfg.kernels.bm), bn = std::size_t(cfg.kernels.bn);
-    for (const Shape& s : {Shape{false, 9 * bm + 1, 2 * bn - 1, 3 * std::size_t(cfg.kernels.bk) + 1},
-                           Shape{false, bm - 1, bn + 1, 2, 0, 2, 0, 1, 1}}) {
+    const std::size_t bk = std::size_t(cfg.kernels.bk);
+    for (const Shape& s : {Shape{false, 9 * bm + 1, 2 * bn - 1, 3 * bk + 1},
+                           Shape{false, bm - 1, bn + 1, 2, 0, 2, 0, 1, 1},
+                           Shape{false, 2 * bm, 3 * bn, 4 * bk},
+                           Shape{false, 2 * bm, 2 * bn, 2 * bk + 3, 3, 1, 0, 0.75f, -0.5f},
+                           Shape{false, bm + 1, 2 * bn, 1}}) {
       SCOPED_TRACE(std::string(cfg.name) + " " + gemm_test::shape_name(s));
       Case c(s, 3);
       const GemmVariant* v = gemm_impl::find_variant("warp_tiled_" + std::string(cfg.name));
       ASSERT_NE(v, nullptr);
       EXPECT_TRUE(gemm_test::matches(c.run(*v, stream_), c.c0, c.ref, s.k));
+    }
+  }
+}
+
+// The symmetric product with each square configuration (the dispatcher
+// picks one; the others run only here): whole and ragged tiles, whole slabs
+// and a partial one, the mirrored stores checked by the reference.
+TEST_F(GemmGpu, WarpTiledConfigurationsComputeAAt) {
+  const GemmVariant* base = gemm_impl::find_variant("aat_warp_tiled");
+  ASSERT_NE(base, nullptr);
+  for (const auto& cfg : gemm_impl::warp_tiled_configs()) {
+    if (cfg.kernels.run_aat == nullptr) continue;
+    const std::size_t bm = std::size_t(cfg.kernels.bm), bk = std::size_t(cfg.kernels.bk);
+    GemmVariant v = *base;
+    v.run = cfg.kernels.run_aat;
+    for (const Shape& s : {Shape{true, 3 * bm, 3 * bm, 2 * bk}, Shape{true, 2 * bm + 1, 2 * bm + 1, bk + 5, 1, 0, 3}}) {
+      SCOPED_TRACE(std::string(cfg.name) + " " + gemm_test::shape_name(s));
+      Case c(s, 5);
+      EXPECT_TRUE(gemm_test::matches(c.run(v, stream_), c.c0, c.ref, s.k));
     }
   }
 }

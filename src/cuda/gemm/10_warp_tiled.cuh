@@ -34,9 +34,16 @@
 //   the symmetric product costs half the multiply-adds and is exactly
 //   symmetric.
 //
+// - Interior copies (policy INTERIOR_COPIES): a thread whose copies of a
+//   whole slab lie inside the matrices issues them unguarded, with immediate
+//   offsets; the guarded copies cost ~110 of the ~1240 instructions a warp
+//   issues per 128x128x16 slab (SASS), the unguarded ones ~25.
+//
 // Bottleneck: FFMA issue. Per k a lane does TM*TN FFMA against
 // (TM + TN) / 4 LDS.128: 64 : 4 for 8 x 8 (94% FFMA); the pipeline hides
-// global latency. Expected: 75-90% of the measured FP32 rate on large
+// global latency. Per slab the copies and bookkeeping add to that: FFMA are
+// 82% of the main loop's instructions with guarded copies (128x128x16),
+// 88% with interior copies, 90% with interior copies and BK = 32. Expected: 75-90% of the measured FP32 rate on large
 // squares (cuBLAS reaches ~77% of the datasheet peak), less where tiles are
 // ragged or too few to fill the GPU.
 #pragma once
@@ -62,14 +69,17 @@ using tessera::gpu::cp_async_wait;
 
 // A tile configuration. Block tile BM x BN x BK, warp tile WM x WN, thread
 // micro-tile TM x TN, STAGES-deep cp.async pipeline, at least MIN_BLOCKS
-// resident blocks per SM (the register cap the compiler must meet), and
-// whether whole k slabs get their own copy path (see copy_slab).
+// resident blocks per SM (the register cap the compiler must meet),
+// whether whole k slabs get their own copy path, and whether a thread whose
+// copies all fall inside the matrices takes the predicate-free one (see
+// copy_slab).
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int STAGES_, int MIN_BLOCKS_,
-          bool WHOLE_SLAB_COPIES_ = false>
+          bool WHOLE_SLAB_COPIES_ = false, bool INTERIOR_COPIES_ = false>
 struct WarpTiledPolicy {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
   static constexpr int STAGES = STAGES_, MIN_BLOCKS = MIN_BLOCKS_;
   static constexpr bool WHOLE_SLAB_COPIES = WHOLE_SLAB_COPIES_;  // a copy path without k tests for whole slabs
+  static constexpr bool INTERIOR_COPIES = INTERIOR_COPIES_;      // ... and without bound tests for inner threads
   static constexpr int WARPS_M = BM / WM, WARPS_N = BN / WN;
   static constexpr int THREADS = 32 * WARPS_M * WARPS_N;
   static constexpr int LANES_M = WM / TM, LANES_N = WN / TN;  // the lane grid of a warp
@@ -93,6 +103,18 @@ struct WarpTiledPolicy {
 };
 
 // ---- copies of one k slab into one pipeline stage --------------------------
+
+// Whole copies (the source entirely inside the matrix): the size is an
+// immediate, no source-size register, no select of a fallback address. The
+// interior path below issues these with immediate offsets only.
+__device__ __forceinline__ void cp_async_4_whole(float* smem, const float* gmem) {
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(dst), "l"(gmem) : "memory");
+}
+__device__ __forceinline__ void cp_async_16_whole(float* smem, const float* gmem) {
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(gmem) : "memory");
+}
 
 // Copies are stateful: each thread keeps one pointer into its part of the
 // source, advanced by one slab after each copy, and a validity mask — the
@@ -141,6 +163,23 @@ struct KMajorCopy {
     }
     ptr += P::BK;
   }
+
+  // Interior path (P::INTERIOR_COPIES): all of this thread's rows inside the
+  // matrix and the slab whole — no tests, the k offsets immediates, one
+  // 64-bit add per row group.
+  static constexpr unsigned ALL_ROWS = ROW_GROUPS == 32 ? ~0u : (1u << ROW_GROUPS) - 1u;
+  __device__ __forceinline__ bool interior() const { return valid == ALL_ROWS; }
+  __device__ __forceinline__ void copy_interior(float* stage, std::size_t ld) {
+    float* dst = stage + (threadIdx.x % 8) * STRIDE + threadIdx.x / 8;
+    const float* row = ptr;
+#pragma unroll
+    for (int g = 0; g < ROW_GROUPS; ++g) {
+#pragma unroll
+      for (int kg = 0; kg < K_GROUPS; ++kg) cp_async_4_whole(dst + kg * 8 * STRIDE + g * ROW_STEP, row + kg * 8);
+      row += std::size_t(ROW_STEP) * ld;
+    }
+    ptr += P::BK;
+  }
 };
 
 // B (row-major K x N) read along its rows, element (k, x) at
@@ -177,6 +216,21 @@ struct BRowCopy {
       const float* src = n > 0 ? ptr + j * LANES_ROW * WIDTH : any;
       if constexpr (VEC) cp_async_16(dst + j * LANES_ROW * WIDTH, src, n);
       else cp_async_4(dst + j * LANES_ROW * WIDTH, src, n > 0);
+    }
+    ptr += std::size_t(P::BK) * ld;
+  }
+
+  // Interior path (P::INTERIOR_COPIES): every column this thread copies is
+  // inside B (its last copy ends EXTENT columns past its first) and the slab
+  // is whole — no tests, immediate offsets.
+  static constexpr int EXTENT = (PASSES - 1) * LANES_ROW * WIDTH + WIDTH;
+  __device__ __forceinline__ bool interior() const { return cols_left >= EXTENT; }
+  __device__ __forceinline__ void copy_interior(float* stage, std::size_t ld) {
+    float* dst = stage + (threadIdx.x / LANES_ROW) * STRIDE + (threadIdx.x % LANES_ROW) * WIDTH;
+#pragma unroll
+    for (int j = 0; j < PASSES; ++j) {
+      if constexpr (VEC) cp_async_16_whole(dst + j * LANES_ROW * WIDTH, ptr + j * LANES_ROW * WIDTH);
+      else cp_async_4_whole(dst + j * LANES_ROW * WIDTH, ptr + j * LANES_ROW * WIDTH);
     }
     ptr += std::size_t(P::BK) * ld;
   }
@@ -223,10 +277,18 @@ __global__ void __launch_bounds__(P::THREADS, P::MIN_BLOCKS)
     const std::size_t k_left = p.k - std::size_t(slab) * P::BK;
     const unsigned left = k_left < std::size_t(P::BK) ? static_cast<unsigned>(k_left) : P::BK;
     float* base = stage(s);
-    // WHOLE_SLAB_COPIES: every slab but the last is whole, and with k_left a
-    // constant there the k tests fold away. Register allocation decides
-    // which way spills at the cap (policies file).
-    if (P::WHOLE_SLAB_COPIES && left == P::BK) {
+    // INTERIOR_COPIES: each copier decides for itself (a thread's copies lie
+    // wholly inside or not); both paths advance its pointer by one slab.
+    if constexpr (P::INTERIOR_COPIES) {
+      const std::size_t ld_b = AAT ? p.lda : p.ldb;
+      if (left == P::BK && copy_a.interior()) copy_a.copy_interior(base, p.lda);
+      else copy_a.copy(base, left, p.lda, p.a);
+      if (left == P::BK && copy_b.interior()) copy_b.copy_interior(base + P::BK * P::A_STRIDE, ld_b);
+      else copy_b.copy(base + P::BK * P::A_STRIDE, left, ld_b, AAT ? p.a : p.b);
+    } else if (P::WHOLE_SLAB_COPIES && left == P::BK) {
+      // WHOLE_SLAB_COPIES: every slab but the last is whole, and with k_left a
+      // constant there the k tests fold away. Register allocation decides
+      // which way spills at the cap (policies file).
       copy_a.copy(base, P::BK, p.lda, p.a);
       copy_b.copy(base + P::BK * P::A_STRIDE, P::BK, AAT ? p.lda : p.ldb, AAT ? p.a : p.b);
     } else {

@@ -29,7 +29,7 @@ namespace tessera::gemm_impl {
 
 namespace {
 
-constexpr int CONFIGS = 5;
+constexpr int CONFIGS = 8;
 
 // Resident blocks of each configuration on each device, queried once.
 int resident_blocks(int config, const WarpTiledKernels& k) {
@@ -56,6 +56,12 @@ std::span<const WarpTiledConfig> warp_tiled_configs() {
       {"128x256x8", 43.3, warp_tiled_kernels_128x256x8()},
       {"128x64x16", 44.0, warp_tiled_kernels_128x64x16()},
       {"64x64x16", 38.5, warp_tiled_kernels_64x64x16()},
+      // Not yet measured: the best measured rate minus 1, so that the model
+      // never prefers them to 128x128x16 (same tiles, same residency) before
+      // a bench has rated them.
+      {"128x128x16_ic", 43.1, warp_tiled_kernels_128x128x16_ic()},
+      {"128x128x32_ic", 43.1, warp_tiled_kernels_128x128x32_ic()},
+      {"128x256x16_ic", 43.1, warp_tiled_kernels_128x256x16_ic()},
   }};
   return table;
 }

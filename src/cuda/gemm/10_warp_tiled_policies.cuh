@@ -9,9 +9,9 @@
 // micro-tiles raises FFMA per LDS (128 : 6) at one block per SM; 128 x 64 and
 // 64 x 64 serve sizes whose 128 x 128 tiles leave SMs idle (1000 x 3000 has
 // 192 such tiles for 132 SMs). Three stages: two slabs in flight cover the
-// ~600-cycle L2 latency at these slab times. Not yet measured on the H100:
-// the dispatcher's rates (WarpTiledConfig::tflops) are predictions until the
-// first bench.
+// ~600-cycle L2 latency at these slab times. The dispatcher's rates
+// (WarpTiledConfig::tflops) are the H100 bench's, except for configurations
+// not yet benched (10_warp_tiled_dispatch.cu).
 #pragma once
 
 #include "cuda/gemm/10_warp_tiled.cuh"
@@ -30,6 +30,24 @@ using Policy128x128x16 = WarpTiledPolicy<128, 128, 16, 64, 32, 8, 8, 3, 2>;  // 
 using Policy128x256x8 = WarpTiledPolicy<128, 256, 8, 64, 64, 8, 16, 3, 1>;   // 256 threads, 38 KiB, 128 accumulators
 using Policy128x64x16 = WarpTiledPolicy<128, 64, 16, 64, 32, 8, 8, 3, 4>;    // 128 threads, 38 KiB smem
 using Policy64x64x16 = WarpTiledPolicy<64, 64, 16, 32, 32, 4, 8, 3, 4>;      // 128 threads, 26 KiB smem
+
+// Interior copies (INTERIOR_COPIES, the last argument). The sm_90 SASS of
+// 128x128x16's main loop (cuobjdump -sass, 16-byte B kernel): per k slab and
+// warp 1024 FFMA, 64 LDS.128 and ~150 other instructions, ~110 of them the
+// ten guarded copies (per copy: k and row tests, a select of the fallback
+// address, a source-size select, 64-bit address arithmetic): FFMA are 82% of
+// the issue slots, an upper bound near the measured 74% of the FP32 rate.
+// Threads whose copies lie inside the matrices (all but the edge tiles')
+// issue them unguarded with immediate offsets, ~25 instructions: FFMA 88%
+// of issue. 128x128x32 also halves the barriers and per-slab bookkeeping per
+// FFMA (99 KiB smem: 2 blocks still fit in 228 KiB). Predictions (to be
+// measured): 128x128x16_ic 46-47 TFLOP/s at 8192^3, 128x128x32_ic 46-48.
+using Policy128x128x16_ic = WarpTiledPolicy<128, 128, 16, 64, 32, 8, 8, 3, 2, false, true>;  // 51 KiB smem
+using Policy128x128x32_ic = WarpTiledPolicy<128, 128, 32, 64, 32, 8, 8, 3, 2, false, true>;  // 99 KiB smem
+// 8 x 16 micro-tiles (128 FFMA per 6 LDS.128) need ~210 registers: one
+// 256-thread block per SM, whose barriers idle the SM — BK = 16 halves them
+// against 128x256x8, the interior copies cut the copy overhead.
+using Policy128x256x16_ic = WarpTiledPolicy<128, 256, 16, 64, 64, 8, 16, 3, 1, false, true>;  // 74 KiB smem
 
 }  // namespace tessera::gemm_impl::dev
 

@@ -23,7 +23,7 @@ constexpr Fill FULL = Fill::full;
 // stays in, 8192^3 is skipped.
 constexpr std::uint64_t SLOW_RUNG_MAX_MACS = std::uint64_t(1) << 37;
 
-const std::array<GemmVariant, 21> cuda_table{{
+const std::array<GemmVariant, 24> cuda_table{{
     {{"gemm", "naive", 2, CUDA, SEED, "one thread per element of C, A and B read from global memory in the k loop (seed 000 GEMM C=AB Naive; seed 001 base kernel)", true}, FULL, SLOW_RUNG_MAX_MACS, is_ab, no_workspace, run_naive},
     {{"gemm", "simple_blocked", 3, CUDA, SEED, "w x w blocks, a warp per row of the C tile: A read as one broadcast word per warp, wasting 7/8 of each sector (seed 000 Simple Blocked; Best Practices 9.2.3.2)", true}, FULL, SLOW_RUNG_MAX_MACS, is_ab, no_workspace, run_simple_blocked},
     {{"gemm", "shared_a_syncwarp", 4, CUDA, SEED, "each warp stages its row of the A tile in shared memory (coalesced), ordered by __syncwarp only (seed 000 Tiling shared memory for A; Best Practices 9.2.3.2)", true}, FULL, SLOW_RUNG_MAX_MACS, is_ab, no_workspace, run_shared_a_syncwarp},
@@ -41,6 +41,9 @@ const std::array<GemmVariant, 21> cuda_table{{
     {{"gemm", "warp_tiled_128x256x8", 10, CUDA, TESSERA, "warp_tiled with 128x256x8 block tiles, 64x64 warp tiles, 8x16 per thread: 128 FFMA per 6 LDS.128, 1 block/SM", true}, FULL, 0, is_ab, no_workspace, run_warp_tiled_128x256x8},
     {{"gemm", "warp_tiled_128x64x16", 10, CUDA, TESSERA, "warp_tiled with 128x64x16 block tiles, 128 threads: more, smaller tiles for sizes that leave SMs idle", true}, FULL, 0, is_ab, no_workspace, run_warp_tiled_128x64x16},
     {{"gemm", "warp_tiled_64x64x16", 10, CUDA, TESSERA, "warp_tiled with 64x64x16 block tiles, 4x8 per thread, 128 threads: small and ragged sizes", true}, FULL, 0, is_ab, no_workspace, run_warp_tiled_64x64x16},
+    {{"gemm", "warp_tiled_128x128x16_ic", 10, CUDA, TESSERA, "warp_tiled_128x128x16 whose interior threads copy without bound tests, immediate offsets (~110 fewer issue slots per 1024 FFMA)", true}, FULL, 0, is_ab, no_workspace, run_warp_tiled_128x128x16_ic},
+    {{"gemm", "warp_tiled_128x128x32_ic", 10, CUDA, TESSERA, "128x128x32 block tiles with the interior copies: half the barriers and slab bookkeeping per FFMA, 99 KiB smem, 2 blocks/SM", true}, FULL, 0, is_ab, no_workspace, run_warp_tiled_128x128x32_ic},
+    {{"gemm", "warp_tiled_128x256x16_ic", 10, CUDA, TESSERA, "128x256x16 block tiles, 8x16 per thread (128 FFMA per 6 LDS.128), interior copies: half 128x256x8's barriers per FFMA, 1 block/SM", true}, FULL, 0, is_ab, no_workspace, run_warp_tiled_128x256x16_ic},
     {{"gemm", "aat_naive", 12, CUDA, SEED, "C = A*A^T, one thread per element, A^T read down rows of A: 32 rows per warp load (seed 000 GEMM C=AA^T Simple Blocked; Best Practices 9.2.3.3)", true}, FULL, SLOW_RUNG_MAX_MACS, is_aat, no_workspace, run_aat_naive},
     {{"gemm", "aat_transposed_tile", 13, CUDA, SEED, "C = A*A^T, coalesced loads, A^T tile stored transposed in shared memory: 32-way bank conflicts on the store (seed 000 GEMM C=AA^T Tiling shared memory; Best Practices 9.2.3.3)", true}, FULL, 0, is_aat, no_workspace, run_aat_transposed_tile},
     {{"gemm", "aat_padded_tile", 14, CUDA, SEED, "C = A*A^T, transposed tile padded to TILE+1 columns: no bank conflicts (seed 000 GEMM C=AA^T Avoid shared memory bank conflict)", true}, FULL, 0, is_aat, no_workspace, run_aat_padded_tile},
