@@ -35,26 +35,15 @@ std::string transpose_default_variant(Dtype, std::size_t, std::size_t) {
 
 template <class T>
 void transpose(const T* d_in, std::size_t rows, std::size_t cols, T* d_out, const TransposeOptions& options) {
-  const transpose_impl::TransposeSpec spec = transpose_impl::make_spec(dtype_of<T>(), rows, cols, options);
-  const auto& v = transpose_impl::resolve(spec, options.variant, d_in, d_out);
-  if (rows == 0 || cols == 0) return;
-  check_memory(v, d_in, d_out);
-  if (v.prepare != nullptr) v.prepare();
-  if (v.info.backend == Backend::cpu) {
-    TESSERA_CUDA(cudaStreamSynchronize(options.stream));  // CPU variants run in stream order
-    v.run({spec, d_in, d_out, options.stream});
-    return;
-  }
-  v.run({spec, d_in, d_out, options.stream});
+  const auto r = transpose_impl::resolve_call(dtype_of<T>(), d_in, rows, cols, d_out, options);
+  if (r.variant == nullptr) return;
+  check_memory(*r.variant, d_in, d_out);
+  if (r.variant->prepare != nullptr) r.variant->prepare();
+  // CPU variants run synchronously, in stream order.
+  if (r.variant->info.backend == Backend::cpu) TESSERA_CUDA(cudaStreamSynchronize(options.stream));
+  r.variant->run(r.call);
 }
 
-#define TESSERA_INSTANTIATE(T) \
-  template void transpose<T>(const T*, std::size_t, std::size_t, T*, const TransposeOptions&);
-TESSERA_INSTANTIATE(float)
-TESSERA_INSTANTIATE(double)
-TESSERA_INSTANTIATE(std::int32_t)
-TESSERA_INSTANTIATE(std::int64_t)
-TESSERA_INSTANTIATE(std::uint32_t)
-#undef TESSERA_INSTANTIATE
+TESSERA_TRANSPOSE_INSTANTIATE_ALL()
 
 }  // namespace tessera

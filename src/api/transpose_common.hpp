@@ -72,4 +72,28 @@ inline const TransposeVariant& resolve(const TransposeSpec& spec, const std::str
   return *v;
 }
 
+// A validated call of the public API: the variant and what it receives;
+// variant == nullptr for an empty matrix (nothing to do).
+struct ResolvedCall {
+  const TransposeVariant* variant;
+  TransposeCall call;
+};
+
+inline ResolvedCall resolve_call(Dtype type, const void* in, std::size_t rows, std::size_t cols, void* out,
+                                 const TransposeOptions& options) {
+  const TransposeSpec spec = make_spec(type, rows, cols, options);
+  const TransposeVariant& v = resolve(spec, options.variant, in, out);
+  return {rows == 0 || cols == 0 ? nullptr : &v, {spec, in, out, options.stream}};
+}
+
 }  // namespace tessera::transpose_impl
+
+// The element types of the public API, instantiated by both builds.
+#define TESSERA_TRANSPOSE_INSTANTIATE(T) \
+  template void transpose<T>(const T*, std::size_t, std::size_t, T*, const TransposeOptions&);
+#define TESSERA_TRANSPOSE_INSTANTIATE_ALL()    \
+  TESSERA_TRANSPOSE_INSTANTIATE(float)         \
+  TESSERA_TRANSPOSE_INSTANTIATE(double)        \
+  TESSERA_TRANSPOSE_INSTANTIATE(std::int32_t)  \
+  TESSERA_TRANSPOSE_INSTANTIATE(std::int64_t)  \
+  TESSERA_TRANSPOSE_INSTANTIATE(std::uint32_t)

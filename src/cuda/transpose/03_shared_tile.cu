@@ -23,10 +23,7 @@ namespace tessera::transpose_impl {
 namespace {
 // 32 x 32 elements, one per thread (1024 threads: 2 blocks fill an SM);
 // PAD = 0: the bank conflicts this step shows.
-struct SharedTile {
-  static constexpr int TILE = 32, BLOCK_ROWS = 32, PAD = 0;
-  static constexpr gpu::TileOrder ORDER = gpu::TileOrder::row_major;
-};
+using SharedTile = gpu::TilePolicy<32, 32, 0>;
 }  // namespace
 
 void run_shared_tile(const TransposeCall& call) { gpu::run_tile<SharedTile>("transpose_tile_kernel<shared_tile>", call); }

@@ -20,10 +20,7 @@ namespace tessera::transpose_impl {
 
 namespace {
 // The shared_tile rung with one padding element per tile row.
-struct PaddedTile {
-  static constexpr int TILE = 32, BLOCK_ROWS = 32, PAD = 1;
-  static constexpr gpu::TileOrder ORDER = gpu::TileOrder::row_major;
-};
+using PaddedTile = gpu::TilePolicy<32, 32, 1>;
 }  // namespace
 
 void run_padded_tile(const TransposeCall& call) { gpu::run_tile<PaddedTile>("transpose_tile_kernel<padded_tile>", call); }

@@ -23,14 +23,9 @@
 namespace tessera::transpose_impl {
 
 namespace {
-struct Unroll2 {
-  static constexpr int TILE = 32, BLOCK_ROWS = 16, PAD = 1;
-  static constexpr gpu::TileOrder ORDER = gpu::TileOrder::row_major;
-};
-struct Unroll4 {
-  static constexpr int TILE = 32, BLOCK_ROWS = 8, PAD = 1;
-  static constexpr gpu::TileOrder ORDER = gpu::TileOrder::row_major;
-};
+// The padded 32 x 32 tile with 16 or 8 thread rows: 2 or 4 elements each.
+using Unroll2 = gpu::TilePolicy<32, 16, 1>;
+using Unroll4 = gpu::TilePolicy<32, 8, 1>;
 }  // namespace
 
 void run_unroll2(const TransposeCall& call) { gpu::run_tile<Unroll2>("transpose_tile_kernel<unroll2>", call); }

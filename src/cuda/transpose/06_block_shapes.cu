@@ -25,11 +25,8 @@
 namespace tessera::transpose_impl {
 
 namespace {
-template <int T, int R>
-struct Shape {
-  static constexpr int TILE = T, BLOCK_ROWS = R, PAD = 1;
-  static constexpr gpu::TileOrder ORDER = gpu::TileOrder::row_major;
-};
+template <int TILE, int BLOCK_ROWS>
+using Shape = gpu::TilePolicy<TILE, BLOCK_ROWS, 1>;
 }  // namespace
 
 void run_tile16_16x16(const TransposeCall& call) { gpu::run_tile<Shape<16, 16>>("transpose_tile_kernel<16, 16x16>", call); }

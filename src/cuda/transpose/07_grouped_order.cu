@@ -24,10 +24,8 @@
 namespace tessera::transpose_impl {
 
 namespace {
-struct GroupedUnroll4 {
-  static constexpr int TILE = 32, BLOCK_ROWS = 8, PAD = 1;
-  static constexpr gpu::TileOrder ORDER = gpu::TileOrder::grouped;
-};
+// unroll4's policy in grouped order.
+using GroupedUnroll4 = gpu::TilePolicy<32, 8, 1, gpu::TileOrder::grouped>;
 }  // namespace
 
 void run_grouped_order(const TransposeCall& call) {

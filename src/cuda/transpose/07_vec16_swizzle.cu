@@ -149,11 +149,8 @@ __global__ __launch_bounds__(Vec16Tile<W>::THREADS) void transpose_vec16_kernel(
 }
 
 // The fallback: unroll4's padded tile in the same tile order.
-template <TileOrder O>
-struct FallbackTile {
-  static constexpr int TILE = 32, BLOCK_ROWS = 8, PAD = 1;
-  static constexpr gpu::TileOrder ORDER = O;
-};
+template <TileOrder ORDER>
+using FallbackTile = gpu::TilePolicy<32, 8, 1, ORDER>;
 
 bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 

@@ -90,18 +90,20 @@ __device__ __forceinline__ TileIndex tile_of(unsigned block, unsigned tiles_x, u
 // A TILE x TILE tile moved by a TILE x BLOCK_ROWS block: each thread moves
 // TILE / BLOCK_ROWS elements, rows BLOCK_ROWS apart. Tiles are square, so
 // the same block shape reads the input tile (rows of the input) and writes
-// the output tile (rows of the output). A policy is a struct of constants:
-//   struct P { static constexpr int TILE, BLOCK_ROWS, PAD; static constexpr TileOrder ORDER; };
-template <class P>
-constexpr bool valid_tile_policy = P::TILE % 32 == 0 || P::TILE == 16;
+// the output tile (rows of the output). PAD elements pad every tile row.
+template <int TILE_, int BLOCK_ROWS_, int PAD_, TileOrder ORDER_ = TileOrder::row_major>
+struct TilePolicy {
+  static constexpr int TILE = TILE_, BLOCK_ROWS = BLOCK_ROWS_, PAD = PAD_;
+  static constexpr TileOrder ORDER = ORDER_;
+  static_assert(TILE % 32 == 0 || TILE == 16, "TILE: 16 or a multiple of the warp size");
+  static_assert(TILE % BLOCK_ROWS == 0, "BLOCK_ROWS must divide TILE");
+  static_assert(TILE * BLOCK_ROWS <= 1024, "at most 1024 threads per block");
+  static_assert(PAD == 0 || PAD == 1, "PAD: 0 (bank conflicts) or 1 element");
+};
 
 template <class W, class P>
 __global__ __launch_bounds__(P::TILE* P::BLOCK_ROWS) void transpose_tile_kernel(const W* __restrict__ in,
                                                                                W* __restrict__ out, Grid2D g) {
-  static_assert(valid_tile_policy<P>, "TILE: 16 or a multiple of the warp size");
-  static_assert(P::TILE % P::BLOCK_ROWS == 0, "BLOCK_ROWS must divide TILE");
-  static_assert(P::TILE * P::BLOCK_ROWS <= 1024, "at most 1024 threads per block");
-  static_assert(P::PAD == 0 || P::PAD == 1, "PAD: 0 (bank conflicts) or 1 element");
   constexpr int ITEMS = P::TILE / P::BLOCK_ROWS;
   __shared__ W tile[P::TILE][P::TILE + P::PAD];
 
