@@ -1,6 +1,7 @@
-// The GPU test fixture any pattern's *_gpu.cpp tests can share: skip without
-// a device, give each test its own non-blocking stream, and fail a test that
-// leaves a CUDA error behind. CUDA builds only.
+// GPU test scaffolding shared by the *_gpu.cpp tests (CUDA builds): device
+// detection, a non-blocking stream per test, a fixture that skips without a
+// device and checks that a test left no CUDA error behind, and a graph
+// capture of a variant's run.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -15,7 +16,7 @@
 
 namespace tessera_test {
 
-inline constexpr const char* kNoGpuMessage = "no CUDA device: GPU tests skipped";
+inline constexpr const char* kNoGpu = "no CUDA device: GPU tests skipped";
 
 inline bool gpu_available() {
   static const bool available = [] {
@@ -27,14 +28,14 @@ inline bool gpu_available() {
   return available;
 }
 
-class TestStream {
+class GpuStream {
  public:
-  TestStream() { TESSERA_CUDA(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
-  ~TestStream() {
+  GpuStream() { TESSERA_CUDA(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
+  ~GpuStream() {
     if (s_ != nullptr) (void)cudaStreamDestroy(s_);
   }
-  TestStream(const TestStream&) = delete;
-  TestStream& operator=(const TestStream&) = delete;
+  GpuStream(const GpuStream&) = delete;
+  GpuStream& operator=(const GpuStream&) = delete;
   cudaStream_t get() const { return s_; }
 
  private:
@@ -42,11 +43,11 @@ class TestStream {
 };
 
 template <class Base>
-class WithGpuStream : public Base {
+class GpuFixture : public Base {
  protected:
   void SetUp() override {
-    if (!gpu_available()) GTEST_SKIP() << kNoGpuMessage;
-    stream_ = std::make_unique<TestStream>();
+    if (!gpu_available()) GTEST_SKIP() << kNoGpu;
+    stream_ = std::make_unique<GpuStream>();
   }
   void TearDown() override {
     if (!stream_) return;
@@ -58,8 +59,12 @@ class WithGpuStream : public Base {
   cudaStream_t stream() const { return stream_->get(); }
 
  private:
-  std::unique_ptr<TestStream> stream_;
+  std::unique_ptr<GpuStream> stream_;
 };
+
+// Synchronous uploads from pageable memory may still be in flight when
+// cudaMemcpy returns: synchronise before a non-blocking stream uses the data.
+inline void device_sync() { TESSERA_CUDA(cudaDeviceSynchronize()); }
 
 // What `enqueue()` puts on `stream`, captured into an executable graph in
 // global mode, which rejects any call unsafe during a capture (allocation,

@@ -44,11 +44,10 @@ constexpr std::size_t kSizes[] = {0,    1,    2,    31,   32,    33,      255,  
 // Skips without a device; gives each test a non-blocking stream and checks
 // that the test left no CUDA error behind (test_gpu_support.hpp).
 template <class Base>
-using WithGpu = tessera_test::WithGpuStream<Base>;
+using WithGpu = tessera_test::GpuFixture<Base>;
 
 using GpuTest = WithGpu<::testing::Test>;
-
-void device_sync() { TESSERA_CUDA(cudaDeviceSynchronize()); }
+using tessera_test::device_sync;
 
 std::vector<const ReduceVariant*> gpu_variants() {
   std::vector<const ReduceVariant*> v;

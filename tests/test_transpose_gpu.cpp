@@ -32,7 +32,7 @@ using transpose_impl::TransposeCall;
 using transpose_impl::TransposeSpec;
 using transpose_impl::TransposeVariant;
 
-using TransposeGpuTest = tessera_test::WithGpuStream<::testing::Test>;
+using TransposeGpuTest = tessera_test::GpuFixture<::testing::Test>;
 
 constexpr Dtype kTypes[] = {Dtype::f32, Dtype::f64, Dtype::i32, Dtype::i64, Dtype::u32};
 
@@ -43,7 +43,7 @@ std::vector<const TransposeVariant*> gpu_variants() {
   return v;
 }
 
-void device_sync() { TESSERA_CUDA(cudaDeviceSynchronize()); }
+using tessera_test::device_sync;
 
 // Device copies of one case: the input at element offset in_off of its
 // allocation, the output at out_off, both allocations 16 bytes longer and
@@ -110,7 +110,7 @@ struct DeviceCase {
 
 // ---- every GPU variant x every type x every shape --------------------------------
 
-class TransposeGpu : public tessera_test::WithGpuStream<::testing::TestWithParam<const TransposeVariant*>> {};
+class TransposeGpu : public tessera_test::GpuFixture<::testing::TestWithParam<const TransposeVariant*>> {};
 
 TEST_P(TransposeGpu, EveryShapeAndType) {
   const TransposeVariant& v = *GetParam();

@@ -62,6 +62,10 @@ template <> struct Limits<std::int64_t> {
   static TESSERA_HD std::int64_t lowest() { return INT64_MIN; }
   static TESSERA_HD std::int64_t highest() { return INT64_MAX; }
 };
+template <> struct Limits<std::uint32_t> {  // scans of uint32 (min/max)
+  static TESSERA_HD std::uint32_t lowest() { return 0u; }
+  static TESSERA_HD std::uint32_t highest() { return UINT32_MAX; }
+};
 
 template <class T> TESSERA_HD bool is_nan(T x) {
   if constexpr (std::is_floating_point_v<T>) return x != x;

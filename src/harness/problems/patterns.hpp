@@ -3,12 +3,16 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "harness/problem.hpp"
 
 namespace tessera::harness {
 
 std::unique_ptr<Pattern> make_reduce_pattern();
+// map, adjacent_difference, compact, partition, unique, find_unique, rle
+std::vector<std::unique_ptr<Pattern>> make_compose_patterns();
 std::unique_ptr<Pattern> make_transpose_pattern();
+std::unique_ptr<Pattern> make_gemm_pattern();
 
 }  // namespace tessera::harness

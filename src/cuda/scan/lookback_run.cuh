@@ -1,0 +1,50 @@
+// Host side of the look-back scan inside the library: the policies and the
+// checked launch (workspace clear + one kernel) shared by step 9's variants
+// (09_lookback.cu) and the internal exclusive sum (exclusive_sum.cu).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "cuda/common/launch.cuh"
+#include "cuda/common/multipass.cuh"
+#include "cuda/scan/lookback_tile.cuh"
+#include "tessera/core/cuda_check.hpp"
+
+namespace tessera::scan_impl {
+
+// Policies (gpu::LookbackPolicy<THREADS, VECTORS, LOOKBACK_PER_LANE,
+// MIN_BLOCKS>). Not yet measured: designed from the H100's numbers (132 SMs,
+// ~3 TB/s, L2 round trip ~0.3-0.6 us under load); the GPU run picks.
+//
+// Primary: 256 threads x 4 vectors = 16 floats (8 doubles) per thread, 16 KiB
+// tiles. 4 status slots per lane: one look-back round trip covers 128
+// predecessors (2 MiB of data), so the inclusive prefixes propagate faster
+// than a 32-wide window allows (32 tiles x 32 KiB moved per round trip caps a
+// 32-wide look-back near 2 TB/s at 0.5 us). MIN_BLOCKS 4: at most 64
+// registers, 1024 threads and 64 KiB of loads in flight per SM.
+using LookbackPrimary = gpu::LookbackPolicy<256, 4, 4, 4>;
+// Twice the tile (32 floats per thread): half the tiles and look-backs, two
+// blocks per SM.
+using LookbackLargeTiles = gpu::LookbackPolicy<256, 8, 4, 2>;
+// Half the block (128 threads, 8 KiB tiles), up to 8 blocks per SM: a block
+// waiting on its look-back idles fewer threads.
+using LookbackSmallBlocks = gpu::LookbackPolicy<128, 4, 4, 8>;
+
+// Enqueues the scan of n elements on `stream`: zero the counter and status
+// slots, one kernel. `workspace` holds LookbackScan<P, F>::workspace_bytes(n)
+// bytes. n == 0 does nothing.
+template <class P, class F>
+void run_lookback(const char* kernel_name, const F& f, const typename F::in_t* in, typename F::out_t* out,
+                  std::size_t n, bool exclusive, typename F::out_t* total, void* workspace, cudaStream_t stream) {
+  using L = gpu::LookbackScan<P, F>;
+  if (n == 0) return;
+  const gpu::ScanLayout layout = L::layout(in, out, n, exclusive);
+  const unsigned grid = gpu::checked_grid(layout.tiles, kernel_name, n);
+  TESSERA_CUDA(cudaMemsetAsync(workspace, 0, L::clear_bytes(layout), stream));
+  detail::launch(kernel_name, gpu::scan_lookback_kernel<P, F>, dim3(grid), dim3(P::THREADS), 0, stream, n, in, out,
+                 layout, workspace, total, f);
+}
+
+}  // namespace tessera::scan_impl
