@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "api/device_memory.hpp"
 #include "api/transpose_common.hpp"
 #include "api/transpose_dispatch.hpp"
 #include "tessera/core/cuda_check.hpp"
@@ -11,19 +12,16 @@ namespace tessera {
 
 namespace {
 
-// Whether the CUDA runtime knows `p` as device (or managed) memory.
-bool device_memory(const void* p) {
-  cudaPointerAttributes attr{};
-  TESSERA_CUDA(cudaPointerGetAttributes(&attr, p));
-  return attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged;
-}
+using api::Memory;
+using api::memory_of;
 
+// Both pointers must live where the variant runs.
 void check_memory(const transpose_impl::TransposeVariant& v, const void* in, const void* out) {
-  const bool want_device = v.info.backend == Backend::cuda;
-  const char* where = want_device ? "device" : "host";
-  require(device_memory(in) == want_device,
+  const Memory want = v.info.backend == Backend::cpu ? Memory::host : Memory::device;
+  const char* where = want == Memory::host ? "host" : "device";
+  require(memory_of(in) == want,
           fmt::format("tessera::transpose: d_in must point to {} memory for variant '{}'", where, v.info.name));
-  require(device_memory(out) == want_device,
+  require(memory_of(out) == want,
           fmt::format("tessera::transpose: d_out must point to {} memory for variant '{}'", where, v.info.name));
 }
 

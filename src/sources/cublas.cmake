@@ -1,4 +1,4 @@
-# The cuBLAS handle shared by the cuBLAS baselines (transpose geam, GEMM).
+# The per-device cuBLAS handle of the cuBLAS baselines (transpose geam).
 list(APPEND TESSERA_CUDA_SOURCES
   vendor/cublas_handle.cpp
 )

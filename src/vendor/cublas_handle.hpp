@@ -1,4 +1,5 @@
-// The cuBLAS handle every cuBLAS baseline shares (transpose's geam; GEMM).
+// A cuBLAS handle per device for the cuBLAS baselines (transpose's geam;
+// other baselines may lease it too).
 //
 // One handle per device for the whole process, created by prepare_cublas()
 // — cublasCreate allocates, so it is called outside any timed region or
