@@ -1,4 +1,4 @@
-// The `tessera` command: list, verify, bench, device.
+// The `tessera` command: list, verify, bench, device, traces.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -10,6 +10,7 @@
 #include "harness/device_info.hpp"
 #include "harness/runner.hpp"
 #include "tessera/core/error.hpp"
+#include "traces_cmd.hpp"
 
 namespace {
 
@@ -138,6 +139,8 @@ int main(int argc, char** argv) {
   bool remeasure = false;
   auto* device = app.add_subcommand("device", "GPU name, SMs, memory and measured ceilings");
   device->add_flag("--remeasure", remeasure, "measure the ceilings again instead of reading the cache");
+  tessera::cli::TracesArgs traces_args;
+  auto* traces = tessera::cli::add_traces_command(app, traces_args);
   CLI11_PARSE(app, argc, argv);
 
   std::string command_line = "tessera";
@@ -147,6 +150,7 @@ int main(int argc, char** argv) {
     if (*device) return device_cmd(remeasure);
     if (*verify) return run_cmd(verify_f, false, command_line);
     if (*bench) return run_cmd(bench_f, true, command_line);
+    if (*traces) return tessera::cli::traces_cmd(traces_args);
   } catch (const std::exception& e) {
     fmt::print(std::cerr, "tessera: error: {}\n", e.what());
     return 2;

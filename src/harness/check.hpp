@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 #include "tessera/core/types.hpp"
@@ -21,6 +22,10 @@ namespace tessera::harness {
 struct CheckResult {
   bool ok = false;
   double max_rel_err = 0;  // |got - ref| / |ref| (absolute where ref == 0)
+  // Root mean square of the same per-element error, for problems that report
+  // error statistics over many outputs (batched_scan's precision report);
+  // shown as a table column and the JSON field rms_rel_err when present.
+  std::optional<double> rms_rel_err;
   std::string detail;      // on failure: what differed, and where
 };
 

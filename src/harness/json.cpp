@@ -37,6 +37,7 @@ nlohmann::json result_json(const BenchResult& r) {
       {"verified", r.verified},
       {"max_rel_err", std::isfinite(r.max_rel_err) ? nlohmann::json(r.max_rel_err) : nlohmann::json(nullptr)},
   };
+  if (r.rms_rel_err) j["rms_rel_err"] = std::isfinite(*r.rms_rel_err) ? nlohmann::json(*r.rms_rel_err) : nlohmann::json(nullptr);
   if (!r.error.empty()) j["error"] = r.error;
   if (r.time_ms > 0) {
     j["time_ms"] = r.time_ms;

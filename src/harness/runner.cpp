@@ -89,6 +89,7 @@ BenchResult check_one(Problem& problem, const VariantInfo& v, stream_t stream, s
     const CheckResult c = inst->check(stream);
     r.verified = c.ok;
     r.max_rel_err = c.max_rel_err;
+    r.rms_rel_err = c.rms_rel_err;
     r.error = c.detail;
   } catch (const std::exception& e) {
     r.verified = false;
@@ -261,17 +262,23 @@ void print_problem_table(std::ostream& out, const std::vector<BenchResult>& rows
   if (rows.empty()) return;
   const auto& p = rows.front().problem;
   fmt::print(out, "\n{} · {} · {} data\n", p.pattern, p.label, p.distribution);
-  fmt::print(out, "{:>4}  {:<24} {:<9} {:>10} {:>9} {:>8} {:>8} {:>9} {:>9}\n", "step", "variant", "kind",
-             "time ms", "GB/s", "GFLOP/s", "% ceil", "vs naive", "vs vendor");
+  // Problems that report error statistics get two more columns.
+  bool errors = false;
+  for (const auto& r : rows) errors = errors || r.rms_rel_err.has_value();
+  fmt::print(out, "{:>4}  {:<24} {:<9} {:>10} {:>9} {:>8} {:>8} {:>9} {:>9}{}\n", "step", "variant", "kind",
+             "time ms", "GB/s", "GFLOP/s", "% ceil", "vs naive", "vs vendor",
+             errors ? fmt::format(" {:>11} {:>11}", "max rel err", "rms rel err") : std::string());
   for (const auto& r : rows) {
     if (!r.verified) {
       fmt::print(out, "{:>4}  {:<24} {:<9} FAILED: {}\n", r.variant.step, r.variant.name, to_string(r.variant.kind),
                  r.error);
       continue;
     }
-    fmt::print(out, "{:>4}  {:<24} {:<9} {:>10.4f} {:>9.1f} {:>8.1f} {:>8} {:>9} {:>9}\n", r.variant.step,
+    fmt::print(out, "{:>4}  {:<24} {:<9} {:>10.4f} {:>9.1f} {:>8.1f} {:>8} {:>9} {:>9}{}\n", r.variant.step,
                r.variant.name, to_string(r.variant.kind), r.time_ms, r.gbps, r.gflops, fmt_opt(r.pct_ceiling, "{:.1f}"),
-               fmt_opt(r.vs_naive, "{:.2f}x"), fmt_opt(r.vs_vendor, "{:.2f}x"));
+               fmt_opt(r.vs_naive, "{:.2f}x"), fmt_opt(r.vs_vendor, "{:.2f}x"),
+               errors ? fmt::format(" {:>11.3g} {:>11}", r.max_rel_err, fmt_opt(r.rms_rel_err, "{:.3g}"))
+                      : std::string());
   }
   (void)dev;
 }

@@ -28,6 +28,7 @@ struct BenchResult {
   Bound bound = Bound::memory;  // what limits the problem (the ceiling used)
   bool verified = false;
   double max_rel_err = 0;
+  std::optional<double> rms_rel_err;  // from CheckResult, where the problem reports it
   std::string error;  // why it failed (check or exception)
   double time_ms = 0, min_ms = 0;
   int reps = 0;

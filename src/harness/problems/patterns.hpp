@@ -14,5 +14,6 @@ std::unique_ptr<Pattern> make_reduce_pattern();
 std::vector<std::unique_ptr<Pattern>> make_compose_patterns();
 std::unique_ptr<Pattern> make_transpose_pattern();
 std::unique_ptr<Pattern> make_gemm_pattern();
+std::unique_ptr<Pattern> make_batched_scan_pattern();
 
 }  // namespace tessera::harness

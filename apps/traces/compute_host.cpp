@@ -1,0 +1,53 @@
+// Where the scan runs: the host path (cpu_* variants of tessera::batched_scan
+// on the batch buffers themselves) and the choice between host and GPU.
+#include <fmt/format.h>
+
+#include <vector>
+
+#include "engine.hpp"
+#include "tessera/batched_scan.hpp"
+#include "tessera/core/error.hpp"
+
+namespace tessera::traces {
+namespace {
+
+constexpr std::string_view HOST_DEFAULT_VARIANT = "cpu_openmp";
+
+bool is_host_variant(const std::string& v) { return v.starts_with("cpu_"); }
+
+class HostScan final : public Compute {
+ public:
+  explicit HostScan(const ScanOptions& scan) : opt_(scan) {
+    if (opt_.variant.empty()) opt_.variant = HOST_DEFAULT_VARIANT;
+  }
+  void prepare(std::size_t, std::size_t len) override {
+    // One row of the real length through the real call: an unknown variant or
+    // an unsupported accumulator fails here, before any output exists.
+    std::vector<float> probe(len, 0.0f);
+    batched_scan(probe.data(), len, probe.data(), len, 1, len, options());
+  }
+  void run(float* x, std::size_t rows, std::size_t len, std::size_t) override {
+    batched_scan(x, len, x, len, rows, len, options());
+  }
+  std::string variant() const override { return opt_.variant; }
+
+ private:
+  BatchedScanOptions options() const {
+    return {.direction = opt_.direction, .accum = opt_.accum, .exclusive = opt_.exclusive, .variant = opt_.variant};
+  }
+  ScanOptions opt_;
+};
+
+}  // namespace
+
+std::unique_ptr<Compute> make_host_scan(const ScanOptions& scan) { return std::make_unique<HostScan>(scan); }
+
+std::unique_ptr<Compute> make_scan_compute(const ScanOptions& scan) {
+  if (is_host_variant(scan.variant)) return make_host_scan(scan);
+  if (auto gpu = make_device_scan(scan)) return gpu;
+  if (scan.variant.empty()) return make_host_scan(scan);
+  throw Error(fmt::format("--variant {}: a GPU variant, and no GPU was found: use a host variant ({}, cpu_reference)",
+                          scan.variant, HOST_DEFAULT_VARIANT));
+}
+
+}  // namespace tessera::traces

@@ -1,0 +1,120 @@
+// Raw float32 files: rows of `samples` native-order floats, nothing else.
+// Plain POSIX I/O at explicit offsets (pread/pwrite), whole batches at once.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+#include "tessera/core/error.hpp"
+#include "trace_io.hpp"
+
+namespace tessera::traces {
+namespace {
+
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+  int release() { return std::exchange(fd_, -1); }
+
+ private:
+  int fd_;
+};
+
+class RawReader final : public TraceReader {
+ public:
+  RawReader(std::string path, std::size_t traces, std::size_t samples)
+      : path_(std::move(path)), fd_(::open(path_.c_str(), O_RDONLY | O_CLOEXEC)) {
+    if (fd_.get() < 0) throw Error(fmt::format("{}: cannot open: {}", path_, std::strerror(errno)));
+    struct stat st {};
+    if (::fstat(fd_.get(), &st) != 0) throw Error(fmt::format("{}: cannot stat: {}", path_, std::strerror(errno)));
+    if (!S_ISREG(st.st_mode)) throw Error(fmt::format("{}: not a regular file", path_));
+    require(traces > 0 && samples > 0,
+            fmt::format("{}: raw float32 input needs --traces N and --samples M, both positive (got {} and {})", path_,
+                        traces, samples));
+    const auto bytes = static_cast<std::uint64_t>(st.st_size);
+    const unsigned __int128 want = static_cast<unsigned __int128>(traces) * samples * 4;
+    if (want != bytes)
+      throw Error(fmt::format("{}: {} bytes, but {} traces x {} samples of float32 are {} bytes{}", path_, bytes,
+                              traces, samples, static_cast<std::uint64_t>(want),
+                              bytes % 4 == 0 ? fmt::format(" ({} floats in the file)", bytes / 4) : ""));
+    info_.traces = traces;
+    info_.samples = samples;
+    info_.file_bytes = bytes;
+  }
+  const FileInfo& info() const override { return info_; }
+  std::size_t header_bytes() const override { return 0; }
+  void read(std::size_t first, std::size_t count, unsigned char*, float* samples) override {
+    const std::uint64_t row = std::uint64_t{4} * info_.samples;
+    auto* p = reinterpret_cast<char*>(samples);
+    std::uint64_t off = first * row, left = count * row;
+    while (left > 0) {
+      const ssize_t got = ::pread(fd_.get(), p, left, static_cast<off_t>(off));
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) throw Error(fmt::format("{}: read failed at byte {}: {}", path_, off, std::strerror(errno)));
+      if (got == 0) throw Error(fmt::format("{}: unexpected end of file at byte {} (did it shrink?)", path_, off));
+      p += got;
+      off += static_cast<std::uint64_t>(got);
+      left -= static_cast<std::uint64_t>(got);
+    }
+  }
+
+ private:
+  std::string path_;
+  Fd fd_;
+  FileInfo info_;
+};
+
+class RawWriter final : public TraceWriter {
+ public:
+  RawWriter(const std::string& path, std::string shown_as, std::size_t samples)
+      : shown_(std::move(shown_as)), fd_(::open(path.c_str(), O_WRONLY | O_CLOEXEC)), samples_(samples) {
+    if (fd_.get() < 0) throw Error(fmt::format("{}: cannot open for writing: {}", shown_, std::strerror(errno)));
+  }
+  std::size_t write(std::size_t first, std::size_t count, const unsigned char*, float* samples) override {
+    const std::uint64_t row = std::uint64_t{4} * samples_;
+    const auto* p = reinterpret_cast<const char*>(samples);
+    std::uint64_t off = first * row, left = count * row;
+    while (left > 0) {
+      const ssize_t put = ::pwrite(fd_.get(), p, left, static_cast<off_t>(off));
+      if (put < 0 && errno == EINTR) continue;
+      if (put <= 0) throw Error(fmt::format("{}: write failed at byte {}: {}", shown_, off, std::strerror(errno)));
+      p += put;
+      off += static_cast<std::uint64_t>(put);
+      left -= static_cast<std::uint64_t>(put);
+    }
+    return 0;
+  }
+  void finish() override {
+    if (::close(fd_.release()) != 0)
+      throw Error(fmt::format("{}: closing failed: {}", shown_, std::strerror(errno)));
+  }
+
+ private:
+  std::string shown_;
+  Fd fd_;
+  std::size_t samples_;
+};
+
+}  // namespace
+
+std::unique_ptr<TraceReader> open_raw_reader(const std::string& path, std::size_t traces, std::size_t samples) {
+  return std::make_unique<RawReader>(path, traces, samples);
+}
+
+std::unique_ptr<TraceWriter> open_raw_writer(const std::string& path, const std::string& shown_as,
+                                             std::size_t samples) {
+  return std::make_unique<RawWriter>(path, shown_as, samples);
+}
+
+}  // namespace tessera::traces

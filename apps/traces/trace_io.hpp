@@ -1,0 +1,106 @@
+// The pieces behind tessera::traces (internal): a reader and a writer of
+// batches of traces for each file kind, the output file that appears only on
+// success, and the SEG-Y binary-header parsing.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "tessera/apps/traces.hpp"
+
+namespace tessera::traces {
+
+// Reads batches of traces; used from one thread at a time.
+class TraceReader {
+ public:
+  virtual ~TraceReader() = default;
+  virtual const FileInfo& info() const = 0;
+  // Bytes of header per trace carried from input to output (240 for SEG-Y).
+  virtual std::size_t header_bytes() const = 0;
+  // Traces [first, first + count): their headers into `headers`
+  // (count * header_bytes()) and their samples as native floats into
+  // `samples` (count * info().samples, row-major).
+  virtual void read(std::size_t first, std::size_t count, unsigned char* headers, float* samples) = 0;
+};
+
+// Writes batches of traces into a file that already exists (the temporary
+// of an AtomicOutput); used from one thread at a time.
+class TraceWriter {
+ public:
+  virtual ~TraceWriter() = default;
+  // Traces [first, first + count). `samples` may be clobbered (encoded in
+  // place). Returns how many samples had no exact kind of value in the output
+  // format (IBM: inf/NaN).
+  virtual std::size_t write(std::size_t first, std::size_t count, const unsigned char* headers, float* samples) = 0;
+  // Flushes and closes; throws if anything failed to reach the file.
+  virtual void finish() = 0;
+};
+
+std::unique_ptr<TraceReader> open_raw_reader(const std::string& path, std::size_t traces, std::size_t samples);
+// `path` is where to write (the temporary); errors name `shown_as` (OUT).
+std::unique_ptr<TraceWriter> open_raw_writer(const std::string& path, const std::string& shown_as, std::size_t samples);
+
+// SEG-Y through segyio (segy_file.cpp); without segyio both throw Error.
+std::unique_ptr<TraceReader> open_segy_reader(const std::string& path);
+// The writer copies the file-level headers of `source` (a SEG-Y reader).
+std::unique_ptr<TraceWriter> open_segy_writer(const std::string& path, const std::string& shown_as,
+                                              const TraceReader& source);
+
+// A new file next to `final_path` that replaces it on commit() and is removed
+// otherwise (destructor). Keeps the mode bits of an existing final_path.
+class AtomicOutput {
+ public:
+  explicit AtomicOutput(std::string final_path);
+  ~AtomicOutput();
+  AtomicOutput(const AtomicOutput&) = delete;
+  AtomicOutput& operator=(const AtomicOutput&) = delete;
+  const std::string& temp_path() const { return temp_; }
+  const std::string& final_path() const { return final_; }
+  // fsync, rename over final_path, fsync the directory.
+  void commit();
+
+ private:
+  std::string final_, temp_;
+  int fd_ = -1;
+  bool committed_ = false;
+};
+
+// ---- SEG-Y binary header (segy_layout.cpp) ----------------------------------
+
+inline constexpr std::size_t TEXT_HEADER_BYTES = 3200;
+inline constexpr std::size_t BINARY_HEADER_BYTES = 400;
+inline constexpr std::size_t TRACE_HEADER_BYTES = 240;
+inline constexpr std::uint64_t FILE_HEADER_BYTES = TEXT_HEADER_BYTES + BINARY_HEADER_BYTES;
+
+// What the 400 bytes of a binary header say (in the file's byte order).
+struct BinaryHeader {
+  bool little_endian = false;
+  bool byte_order_from_constant = false;  // rev-2 constant 0x01020304 at 3297
+  int format = 0;
+  int revision_major = 0, revision_minor = 0;
+  std::size_t samples = 0;
+  long ext_text_headers = 0;              // -1: variable, ends at ((SEG: EndText))
+  std::uint64_t rev2_traces = 0;          // bytes 3513-3520 (rev 2; 0: not given)
+  std::uint64_t rev2_first_trace = 0;     // bytes 3521-3528 (rev 2; 0: not given)
+};
+
+// "4-byte IBM float" etc.; "unassigned" for codes SEG-Y does not define.
+std::string format_name(int code);
+
+// Decodes and checks a binary header; errors name `path` and the bytes.
+// Accepts sample formats 1 and 5 only.
+BinaryHeader parse_binary_header(const unsigned char* raw400, const std::string& path);
+
+// The traces after the headers: fills info (traces, offsets) from the header,
+// the resolved count of extended textual headers and the file size; throws
+// when the file is truncated or its size is not whole traces.
+FileInfo layout_traces(const BinaryHeader& h, std::size_t ext_text_headers, std::uint64_t file_bytes,
+                       const std::string& path);
+
+// Whether a 3200-byte record holds the rev-2 ((SEG: EndText)) stanza marker,
+// in EBCDIC or ASCII.
+bool is_end_text_stanza(const unsigned char* record3200);
+
+}  // namespace tessera::traces

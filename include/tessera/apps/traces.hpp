@@ -1,0 +1,132 @@
+// tessera::traces — batched forward/backward scans over every trace of a
+// SEG-Y or raw float32 file, streamed in batches of traces so that memory use
+// is bounded whatever the file size. The library behind `tessera traces`.
+//
+//   // forward then backward cumulative sum of every trace, IBM in, IBM out:
+//   tessera::traces::Report r = tessera::traces::scan_file("in.sgy", "out.sgy");
+//   // raw float32 (native byte order), 10,000 traces of 10,000 samples:
+//   tessera::traces::scan_file("in.f32", "out.f32", {.accum = tessera::Accum::dfloat},
+//                              {.raw_traces = 10000, .raw_samples = 10000});
+//   // any other per-batch processing on host memory, same I/O guarantees:
+//   tessera::traces::process_file("in.sgy", "out.sgy", {}, [](float* x, std::size_t rows, std::size_t len,
+//                                                              std::size_t first_trace) { ... });
+//
+// SEG-Y (through segyio): revisions 0, 1 and 2, big- or little-endian (the
+// rev-2 byte-order constant at bytes 3297-3300 decides; without it, the byte
+// order in which the sample-format code is valid), samples in 4-byte IBM float
+// (format 1) or 4-byte IEEE float (format 5), any number of extended textual
+// headers (rev 2's variable count, -1, ends at the ((SEG: EndText)) stanza).
+// Other sample formats, rev-2 additional trace headers, trailer stanzas or a
+// first-trace offset that disagrees with the textual headers are refused with
+// an error naming the file, the bytes and the values.
+//
+// Guarantees:
+// - The output keeps every header byte of the input (textual, extended
+//   textual, binary, every trace header): only the samples change, written
+//   back in the input's sample format and byte order (IBM in, IBM out, with
+//   round-to-nearest: tessera/apps/ibm_float.hpp).
+// - The output is written to a temporary file in OUT's directory and renamed
+//   over OUT only after everything succeeded (and was fsync'ed); on any error
+//   (malformed input, I/O failure, exception from a batch function) nothing
+//   is left behind and an existing OUT is untouched. IN == OUT is allowed.
+// - Errors are tessera::Error exceptions naming the file and the problem.
+//
+// Scans run on the GPU when one is present (each batch uploaded, scanned with
+// tessera::batched_scan in place, downloaded), otherwise on the host with the
+// `cpu_openmp` variant; options.variant picks any variant by name (cpu_* on
+// the host, the others on the GPU). Reading, scanning and writing overlap:
+// three batch buffers cycle through a reader thread, the scan, and a writer
+// thread.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "tessera/batched_scan.hpp"
+#include "tessera/core/types.hpp"
+
+namespace tessera::traces {
+
+// Whether this build reads and writes SEG-Y (it needs segyio at build time);
+// raw float32 works in every build.
+bool segy_supported() noexcept;
+
+// Whether scans without an explicit cpu_* variant will run on a GPU.
+bool gpu_present() noexcept;
+
+// How to read IN and cut it into batches.
+struct FileOptions {
+  // Both nonzero: IN is raw float32 in native byte order (little-endian on
+  // x86-64 and ARM64), raw_traces rows of raw_samples samples, nothing else;
+  // its size must be exactly raw_traces * raw_samples * 4 bytes.
+  std::size_t raw_traces = 0;
+  std::size_t raw_samples = 0;
+  // Traces per batch; 0 sizes batches from free host (and GPU) memory.
+  std::size_t batch_traces = 0;
+};
+
+// The scan applied to every trace (semantics of tessera::batched_scan).
+struct ScanOptions {
+  ScanDirection direction = ScanDirection::forward_backward;
+  Accum accum = Accum::native;
+  bool exclusive = false;
+  std::string variant = {};  // empty: the API's choice on a GPU, cpu_openmp without one
+};
+
+// What IN holds.
+struct FileInfo {
+  bool segy = false;           // false: raw float32
+  std::size_t traces = 0;
+  std::size_t samples = 0;     // per trace
+  std::uint64_t file_bytes = 0;
+  // SEG-Y only:
+  int format = 0;              // sample format code (bytes 3225-3226): 1 IBM, 5 IEEE
+  bool little_endian = false;
+  int revision_major = 0, revision_minor = 0;  // bytes 3501, 3502
+  std::size_t ext_text_headers = 0;            // resolved count (bytes 3505-3506)
+  std::uint64_t first_trace_offset = 0;        // 3600 + 3200 * ext_text_headers
+
+  // "SEG-Y rev 1.0, format 1 (4-byte IBM float), big-endian, 2 extended textual headers"
+  std::string describe() const;
+};
+
+// Reads and checks IN's headers (and size) without processing anything.
+FileInfo inspect(const std::string& in, const FileOptions& file = {});
+
+// What a run did and how long it took.
+struct Report {
+  FileInfo input;
+  std::string variant;          // the scan variant that ran ("" for process_file)
+  bool on_gpu = false;
+  std::string device;           // GPU name, or "host (N threads)"
+  std::size_t batch_traces = 0; // traces per batch
+  std::size_t batches = 0;
+  // Busy time of each stage (they overlap) and the wall time of the whole run,
+  // opening and committing the output included.
+  double read_s = 0, compute_s = 0, write_s = 0, wall_s = 0;
+  // IBM output only: samples that were inf/NaN, written as the largest IBM
+  // magnitude (IBM has neither).
+  std::size_t nonfinite_ibm = 0;
+
+  std::uint64_t sample_bytes() const { return std::uint64_t{input.traces} * input.samples * 4; }
+  double traces_per_s() const { return wall_s > 0 ? input.traces / wall_s : 0; }
+  double samples_per_s() const { return wall_s > 0 ? static_cast<double>(input.traces) * input.samples / wall_s : 0; }
+  // GB/s of float32 sample data processed (traces * samples * 4 bytes / wall).
+  double gbps() const { return wall_s > 0 ? sample_bytes() / wall_s / 1e9 : 0; }
+};
+
+// Scans every trace of IN into OUT (see the top of this file).
+Report scan_file(const std::string& in, const std::string& out, const ScanOptions& scan = {},
+                 const FileOptions& file = {});
+
+// The streaming engine under scan_file with any per-batch processing: `fn`
+// gets each batch as `rows` consecutive traces of `len` float samples (host
+// memory, row-major, pitch len), starting at trace `first_trace`, and modifies
+// them in place. Called from one thread, batches in file order. An exception
+// from `fn` aborts the run (no output left behind) and propagates.
+using BatchFn = std::function<void(float* samples, std::size_t rows, std::size_t len, std::size_t first_trace)>;
+Report process_file(const std::string& in, const std::string& out, const FileOptions& file, const BatchFn& fn);
+
+}  // namespace tessera::traces

@@ -1,0 +1,63 @@
+// Public batched_scan API (CUDA builds): validation, workspace, dispatch by
+// row length (docs/batched_scan.md, "Which variant the API picks").
+#include <cuda_runtime_api.h>
+
+#include <vector>
+
+#include "api/batched_scan_common.hpp"
+#include "api/device_memory.hpp"
+#include "cuda/batched_scan/rungs.hpp"
+
+namespace tessera {
+
+namespace {
+
+using api::Memory;
+
+void check_memory(const batched_scan_impl::ScanVariant& v, const float* in, const float* out) {
+  const Memory want = v.info.backend == Backend::cpu ? Memory::host : Memory::device;
+  const char* where = want == Memory::host ? "host" : "device";
+  require(api::memory_of(in) == want,
+          fmt::format("tessera::batched_scan: in must point to {} memory for variant '{}'", where, v.info.name));
+  require(api::memory_of(out) == want,
+          fmt::format("tessera::batched_scan: out must point to {} memory for variant '{}'", where, v.info.name));
+}
+
+}  // namespace
+
+std::string batched_scan_default_variant(std::size_t, std::size_t len, Accum, ScanDirection) {
+  // By row length only: the tessera rungs support every accumulator and
+  // direction. Short rows share warps; a row that fits one tile is read once
+  // by one block (fused); longer rows are split into tiles across the grid.
+  if (len <= batched_scan_impl::SHORT_ROW_MAX_LEN) return "short_rows";
+  if (len <= batched_scan_impl::FUSED_MAX_LEN) return "fused_one_pass";
+  return "multi_tile";
+}
+
+void batched_scan(const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch, std::size_t rows,
+                  std::size_t len, const BatchedScanOptions& options) {
+  batched_scan_impl::ScanSpec spec;
+  const auto& v = batched_scan_impl::resolve(in, in_pitch, out, out_pitch, rows, len, options, spec);
+  if (rows == 0 || len == 0) return;
+  const std::size_t ws_bytes = v.workspace_bytes(spec);
+  const bool have_gpu = detail::cuda_device_available();
+  if (v.info.backend == Backend::cpu) {
+    // Host data. Without a device (a CUDA build on a machine with no GPU)
+    // there is no stream to order with and every pointer is a host pointer.
+    std::vector<unsigned char> ws(ws_bytes);
+    if (have_gpu) {
+      check_memory(v, in, out);
+      TESSERA_CUDA(cudaStreamSynchronize(options.stream));  // CPU variants run in stream order
+    }
+    v.run({spec, in, out, ws.empty() ? nullptr : ws.data(), options.stream});
+    return;
+  }
+  require(have_gpu, fmt::format("tessera::batched_scan: variant '{}' needs a CUDA device and none is available "
+                                "(variant = \"cpu_openmp\" scans host memory)",
+                                v.info.name));
+  check_memory(v, in, out);
+  api::AsyncScratch ws(ws_bytes, options.stream, "tessera::batched_scan");
+  v.run({spec, in, out, ws.get(), options.stream});
+}
+
+}  // namespace tessera

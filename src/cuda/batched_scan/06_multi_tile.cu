@@ -1,0 +1,170 @@
+// Step 6 — tessera's long-row path: rows longer than one tile (up to 10^7
+// samples and beyond) are split into tiles of TilePolicy::TILE samples, and
+// every tile of every row is independent work for the grid (a batch of a few
+// long rows fills the GPU as well as many short ones). Three launches:
+//   1. tile totals: per tile, X = the sum of its samples and, for
+//      forward_backward, Q = the sum of its tile-local forward values;
+//   2. carries: one warp per row scans its tiles' totals (warp scans of 32
+//      tiles at a time): the forward carry P_k (sum of X before tile k) and
+//      the backward carry (sum of X after it, or for forward_backward the
+//      sum of the forward values after it, each tile contributing
+//      n_k * P_k + Q_k: its n_k forward values share the carry P_k);
+//   3. the tile kernel of step 5 with those carries.
+// All in the accumulator: the forward result is never rounded between the
+// passes, and every output is a sum of the samples with non-negative
+// multiplicities (the verification tolerance's premise). Deterministic: the
+// association depends on the shape only.
+//
+// Over step 5: rows of any length, and parallelism across the tiles of a row
+// rather than across rows only. Reduce-then-scan reads the samples twice
+// (1.5x the traffic of one read + one write): a decoupled look-back along
+// each row (src/cuda/common/lookback.cuh) would read them once; that is the
+// next rung.
+//
+// Bottleneck: DRAM, 3 accesses per sample instead of 2. Expected: ~60% of
+// the copy bandwidth (one read + one write) for 10^5 to 10^7 samples per row
+// with every accumulator; the carries launch is negligible (rows x tiles x 16
+// bytes).
+#include "common/batched_scan_ops.hpp"
+#include "cuda/batched_scan/tile_kernel.cuh"
+
+namespace tessera::batched_scan_impl {
+
+namespace {
+
+using gpu_detail::TILE_BLOCK;
+using gpu_detail::TILE_ITEMS;
+
+constexpr int CARRY_WARPS = 8;  // rows per block of the carries kernel (256 threads)
+
+// Per tile t: stats[2t] = X (its samples' sum), stats[2t + 1] = Q (its
+// tile-local forward values' sum; only with want_q).
+template <class R>
+__global__ __launch_bounds__(TilePolicy::BLOCK) void batched_scan_tile_totals_kernel(
+    const float* in, std::size_t in_pitch, std::size_t rows, std::size_t len, std::size_t tiles_per_row,
+    bool want_q, bool exclusive, typename R::acc_t* stats) {
+  using acc_t = typename R::acc_t;
+  using Scan = gpu_detail::BlockScan<R, TILE_BLOCK>;
+  __shared__ __align__(16) float buf[TilePolicy::TILE + 4];
+  __shared__ acc_t scratch[TILE_BLOCK / 32];
+  const std::size_t tiles = rows * tiles_per_row;
+  for (std::size_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const std::size_t row = t / tiles_per_row;
+    const auto k = static_cast<long long>(t - row * tiles_per_row);
+    const float* x_row = in + row * in_pitch;
+    const gpu_detail::TileSpan s = gpu_detail::tile_span(x_row, k, static_cast<long long>(len));
+    float x[TILE_ITEMS];
+    int jlo, jhi;
+    gpu_detail::load_tile_items(buf, x_row, s, x, jlo, jhi);
+    acc_t q;
+    const acc_t run = gpu_detail::forward_items_with_sum<R, TILE_ITEMS>(x, jlo, jhi, exclusive, q);
+    acc_t X, Q = R::identity();
+    const acc_t before = Scan::exclusive(run, scratch, X);
+    if (want_q) {
+      // The thread's forward values are `before` (+) its local ones.
+      const std::uint32_t n = jhi > jlo ? static_cast<std::uint32_t>(jhi - jlo) : 0u;
+      const acc_t mine = R::combine(scan_ops::scale(before, n), q);
+      __syncthreads();  // scratch read by every thread before it is reused
+      (void)Scan::exclusive(mine, scratch, Q);
+    }
+    if (threadIdx.x == 0) {
+      stats[2 * t] = X;
+      stats[2 * t + 1] = Q;
+    }
+  }
+}
+
+// One warp per row: carries[2t] = P (forward), carries[2t + 1] = backward
+// carry, for the row's T tiles (see the file comment).
+template <class R>
+__global__ __launch_bounds__(CARRY_WARPS * 32) void batched_scan_tile_carries_kernel(
+    const float* in, std::size_t in_pitch, std::size_t rows, std::size_t len, std::size_t T, ScanDirection dir,
+    const typename R::acc_t* stats, typename R::acc_t* carries) {
+  using acc_t = typename R::acc_t;
+  const StatesOf<R> f{};
+  const unsigned lane = threadIdx.x % 32;
+  const std::size_t row = static_cast<std::size_t>(blockIdx.x) * CARRY_WARPS + threadIdx.x / 32;
+  if (row >= rows) return;  // whole warps leave together
+  const std::size_t base = row * T;
+  const float* x_row = in + row * in_pitch;
+  // Forward carries (needed by forward and forward_backward).
+  if (dir != ScanDirection::backward) {
+    acc_t p = R::identity();
+    for (std::size_t c0 = 0; c0 < T; c0 += 32) {
+      const std::size_t k = c0 + lane;
+      const acc_t v = k < T ? stats[2 * (base + k)] : R::identity();
+      const acc_t incl = gpu::warp_inclusive_scan(v, f);
+      const acc_t excl = gpu::warp_exclusive_from_inclusive(incl, f);
+      if (k < T) carries[2 * (base + k)] = R::combine(p, excl);
+      p = R::combine(p, gpu::shfl_idx_any(incl, 31));
+    }
+  }
+  if (dir == ScanDirection::forward) return;
+  __syncwarp();
+  // Backward carries, chunks from the row's end; lane l handles the same
+  // tile c0 + l as above (it reads back its own forward carry).
+  acc_t after = R::identity();
+  const std::size_t chunks = (T + 31) / 32;
+  for (std::size_t c = chunks; c-- > 0;) {
+    const std::size_t k = c * 32 + lane;
+    acc_t v = R::identity();
+    if (k < T) {
+      if (dir == ScanDirection::backward) {
+        v = stats[2 * (base + k)];
+      } else {
+        const gpu_detail::TileSpan s = gpu_detail::tile_span(x_row, static_cast<long long>(k), static_cast<long long>(len));
+        const std::uint32_t n = s.hi > s.lo ? static_cast<std::uint32_t>(s.hi - s.lo) : 0u;
+        v = R::combine(scan_ops::scale(carries[2 * (base + k)], n), stats[2 * (base + k) + 1]);
+      }
+    }
+    const acc_t incl = gpu_detail::warp_inclusive_suffix_scan<R>(v);
+    const acc_t next = gpu_detail::shfl_down_any(incl, 1);
+    if (k < T) carries[2 * (base + k) + 1] = lane == 31 ? after : R::combine(next, after);
+    after = R::combine(gpu::shfl_idx_any(incl, 0), after);
+  }
+}
+
+template <class R>
+void run_multi_tile_r(const ScanCall& call) {
+  using acc_t = typename R::acc_t;
+  static std::atomic<int> occupancy{0};
+  const ScanSpec& s = call.spec;
+  const std::size_t T = tiles_per_row(s.len);
+  const std::size_t tiles = s.rows * T;
+  auto* stats = static_cast<acc_t*>(call.workspace);
+  acc_t* carries = stats + 2 * tiles;
+  auto totals = batched_scan_tile_totals_kernel<R>;
+  const int per_sm = gpu_detail::prepare_kernel(totals, TILE_BLOCK, 0, occupancy);
+  const std::size_t cap = static_cast<std::size_t>(gpu::sm_count()) * static_cast<std::size_t>(per_sm);
+  const unsigned grid = gpu_detail::grid_of(tiles < cap ? tiles : cap, "batched_scan_tile_totals_kernel", s);
+  detail::launch("batched_scan_tile_totals_kernel", totals, dim3(grid), dim3(TILE_BLOCK), 0, call.stream,
+                 s.rows * s.len, call.in, s.in_pitch, s.rows, s.len, T,
+                 s.direction == ScanDirection::forward_backward, s.exclusive, stats);
+  const unsigned cgrid = gpu_detail::grid_of(detail::div_up(s.rows, CARRY_WARPS), "batched_scan_tile_carries_kernel", s);
+  detail::launch("batched_scan_tile_carries_kernel", batched_scan_tile_carries_kernel<R>, dim3(cgrid),
+                 dim3(CARRY_WARPS * 32), 0, call.stream, tiles, call.in, s.in_pitch, s.rows, s.len, T, s.direction,
+                 static_cast<const acc_t*>(stats), carries);
+  gpu_detail::launch_tile_kernel<R, true>(call, T, carries, "batched_scan_multi_tile_kernel");
+}
+
+std::size_t acc_bytes(Accum a) {
+  std::size_t bytes = 0;
+  (void)dispatch_reducer(Dtype::f32, Op::sum, a, [&]<class R>() { bytes = sizeof(typename R::acc_t); });
+  return bytes;
+}
+
+}  // namespace
+
+void run_multi_tile(const ScanCall& call) {
+  const ScanSpec& s = call.spec;
+  if (!gpu_detail::has_work(s)) return;
+  gpu_detail::dispatch_accum("multi_tile", s.accum, [&]<class R>() { run_multi_tile_r<R>(call); });
+}
+// 4 states per tile: X, Q, forward carry, backward carry.
+std::size_t ws_multi_tile(const ScanSpec& s) {
+  if (s.rows == 0 || s.len == 0) return 0;
+  return s.rows * tiles_per_row(s.len) * 4 * acc_bytes(s.accum);
+}
+bool supports_multi_tile(const ScanSpec&) { return true; }
+
+}  // namespace tessera::batched_scan_impl

@@ -1,0 +1,199 @@
+// The arithmetic of tessera's batched_scan rungs (fused one-pass, long-row
+// look-back, short-row segments), shared so that they differ only in how the
+// threads of a row are combined.
+//
+// A thread holds N consecutive samples of a row in registers (blocked
+// arrangement); items j in [jlo, jhi) are samples of the row, the others are
+// padding (before the row's first sample or after its last) and are skipped.
+// With R a reducer of common/reducers.hpp:
+//
+//   forward_items     v[j] = local inclusive (or exclusive) prefix of x;
+//                     returns the thread's total
+//   backward_items    v[j] = local suffix of x; returns the thread's total
+//   backward_of_forward
+//                     f[j] = p (+) v[j] is the row's forward result (p: the
+//                     sum of everything before the thread); v[j] becomes the
+//                     local suffix of f, in the accumulator: the forward
+//                     result is never rounded to float
+//   finish_items      y[j] = finish(c (+) v[j]): one rounding per output
+//
+// BlockScan<R, BLOCK>: exclusive prefix / suffix of one value per thread
+// across the block (warp shuffles, one barrier, BLOCK / 32 partials in shared
+// memory), plus the block total. The prefix is the shared
+// gpu::block_exclusive_scan; the suffix (which the shared blocks do not
+// offer) mirrors it with __shfl_down_sync. Every loop over j is unrolled: the
+// register arrays are indexed by constants only (no local memory).
+#pragma once
+
+#include "common/reducers.hpp"
+#include "common/scan_ops.hpp"
+#include "cuda/common/block_scan.cuh"
+#include "cuda/common/warp_scan.cuh"
+#include "tessera/batched_scan.hpp"
+
+namespace tessera::batched_scan_impl::gpu_detail {
+
+constexpr unsigned LANES = 32;  // threads of a warp
+
+// __shfl_down_sync of any state (word by word, as the shared shfl_up_any).
+template <class T>
+__device__ __forceinline__ T shfl_down_any(const T& v, unsigned delta) {
+  return gpu::scan_detail::shuffle_words(v, [delta](unsigned w) { return __shfl_down_sync(0xffffffffu, w, delta); });
+}
+
+// Lane l gets v_l (+) ... (+) v_31 (Kogge-Stone downwards; earlier lanes
+// always on the left).
+template <class R>
+__device__ __forceinline__ typename R::acc_t warp_inclusive_suffix_scan(typename R::acc_t v) {
+  const unsigned lane = threadIdx.x % LANES;
+#pragma unroll
+  for (unsigned d = 1; d < LANES; d <<= 1) {
+    const typename R::acc_t t = shfl_down_any(v, d);
+    if (lane + d < LANES) v = R::combine(v, t);
+  }
+  return v;
+}
+
+template <class R, int N>
+__device__ __forceinline__ typename R::acc_t forward_items(const float (&x)[N], int jlo, int jhi, bool exclusive,
+                                                           typename R::acc_t (&v)[N]) {
+  typename R::acc_t run = R::identity();
+#pragma unroll
+  for (int j = 0; j < N; ++j) {
+    const typename R::acc_t before = run;
+    if (j >= jlo && j < jhi) R::add(run, x[j]);
+    v[j] = exclusive ? before : run;
+  }
+  return run;
+}
+
+// As forward_items, and q = the sum of the valid v[j] (the tile's share of
+// the forward result's total, without the carry: the long-row path's first
+// forward_backward pass).
+template <class R, int N>
+__device__ __forceinline__ typename R::acc_t forward_items_with_sum(const float (&x)[N], int jlo, int jhi,
+                                                                    bool exclusive, typename R::acc_t& q) {
+  typename R::acc_t run = R::identity();
+  q = R::identity();
+#pragma unroll
+  for (int j = 0; j < N; ++j) {
+    if (j >= jlo && j < jhi) {
+      const typename R::acc_t before = run;
+      R::add(run, x[j]);
+      q = R::combine(q, exclusive ? before : run);
+    }
+  }
+  return run;
+}
+
+template <class R, int N>
+__device__ __forceinline__ typename R::acc_t backward_items(const float (&x)[N], int jlo, int jhi, bool exclusive,
+                                                            typename R::acc_t (&v)[N]) {
+  typename R::acc_t run = R::identity();
+#pragma unroll
+  for (int j = N - 1; j >= 0; --j) {
+    const typename R::acc_t before = run;
+    if (j >= jlo && j < jhi) R::add(run, x[j]);
+    v[j] = exclusive ? before : run;
+  }
+  return run;
+}
+
+template <class R, int N>
+__device__ __forceinline__ typename R::acc_t backward_of_forward(typename R::acc_t (&v)[N], typename R::acc_t p,
+                                                                 int jlo, int jhi, bool exclusive) {
+  typename R::acc_t run = R::identity();
+#pragma unroll
+  for (int j = N - 1; j >= 0; --j) {
+    if (j >= jlo && j < jhi) {
+      const typename R::acc_t f = R::combine(p, v[j]);
+      const typename R::acc_t before = run;
+      run = R::combine(f, run);
+      v[j] = exclusive ? before : run;
+    }
+  }
+  return run;
+}
+
+// Padding items get finish(c (+) garbage): never stored.
+template <class R, int N>
+__device__ __forceinline__ void finish_items(const typename R::acc_t (&v)[N], typename R::acc_t c, float (&y)[N]) {
+#pragma unroll
+  for (int j = 0; j < N; ++j) y[j] = R::finish(R::combine(c, v[j]));
+}
+
+// Number of valid items of a thread in [jlo, jhi) clamped to [0, N).
+__device__ __forceinline__ int clamp_items(long long v, int n) {
+  return v < 0 ? 0 : (v > n ? n : static_cast<int>(v));
+}
+
+template <class R, int BLOCK>
+struct BlockScan {
+  using acc_t = typename R::acc_t;
+  static constexpr int WARPS = BLOCK / static_cast<int>(LANES);
+  static_assert(gpu::valid_scan_block<BLOCK>, "BLOCK: whole warps, at most 1024 threads");
+
+  // The sum of the values of the threads before this one; `total` (every
+  // thread) is the block's sum. `scratch` holds WARPS accumulators; the
+  // caller must __syncthreads() before `scratch` is written again.
+  static __device__ __forceinline__ acc_t exclusive(acc_t v, acc_t* scratch, acc_t& total) {
+    return gpu::block_exclusive_scan<BLOCK>(v, StatesOf<R>{}, scratch, total);
+  }
+
+  // The sum of the values of the threads after this one; `total` as above.
+  static __device__ __forceinline__ acc_t exclusive_suffix(acc_t v, acc_t* scratch, acc_t& total) {
+    const unsigned lane = threadIdx.x % LANES, warp = threadIdx.x / LANES;
+    const acc_t incl = warp_inclusive_suffix_scan<R>(v);
+    if (lane == 0) scratch[warp] = incl;
+    __syncthreads();
+    acc_t after = R::identity(), tot = R::identity();
+#pragma unroll
+    for (int w = WARPS - 1; w >= 0; --w) {
+      const acc_t s = scratch[w];
+      if (w > static_cast<int>(warp)) after = R::combine(s, after);
+      tot = R::combine(s, tot);
+    }
+    total = tot;
+    const acc_t next = shfl_down_any(incl, 1);
+    return lane == LANES - 1 ? after : R::combine(next, after);
+  }
+};
+
+// One tile of a row (BLOCK threads x N items): the scan of `x` into `y` in
+// `dir`, with the sums of everything before the tile (forward) and after it
+// (backward) supplied by the callers' carry functors, called by every thread
+// with the tile's own total once it is known:
+//   fwd_carry(total) -> sum of the forward pass's values before the tile
+//   bwd_carry(total) -> sum of the backward pass's values after the tile
+// (the fused rung returns the identity; the long-row rung publishes `total`
+// and looks back). A functor may use barriers: it is called uniformly. On
+// return every thread is done with `scratch`, but not necessarily with the
+// shared memory `x` was read from: __syncthreads() before overwriting it.
+template <class R, int N, int BLOCK, class FwdCarry, class BwdCarry>
+__device__ __forceinline__ void scan_tile(const float (&x)[N], float (&y)[N], int jlo, int jhi, ScanDirection dir,
+                                          bool exclusive, typename R::acc_t* scratch, FwdCarry&& fwd_carry,
+                                          BwdCarry&& bwd_carry) {
+  using acc_t = typename R::acc_t;
+  using Scan = BlockScan<R, BLOCK>;
+  acc_t v[N];
+  acc_t total;
+  if (dir == ScanDirection::backward) {
+    const acc_t tot = backward_items<R, N>(x, jlo, jhi, exclusive, v);
+    const acc_t after = Scan::exclusive_suffix(tot, scratch, total);
+    finish_items<R, N>(v, R::combine(after, bwd_carry(total)), y);
+    return;
+  }
+  const acc_t tot = forward_items<R, N>(x, jlo, jhi, exclusive, v);
+  const acc_t before = Scan::exclusive(tot, scratch, total);
+  const acc_t p = R::combine(fwd_carry(total), before);
+  if (dir == ScanDirection::forward) {
+    finish_items<R, N>(v, p, y);
+    return;
+  }
+  __syncthreads();  // every thread has read `scratch` before the second scan writes it
+  const acc_t g = backward_of_forward<R, N>(v, p, jlo, jhi, exclusive);
+  const acc_t after = Scan::exclusive_suffix(g, scratch, total);
+  finish_items<R, N>(v, R::combine(after, bwd_carry(total)), y);
+}
+
+}  // namespace tessera::batched_scan_impl::gpu_detail

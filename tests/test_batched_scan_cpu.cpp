@@ -1,0 +1,353 @@
+// batched_scan: the registry, the CPU rungs (host pointers) against the
+// independent reference of batched_scan_support.hpp, the public API's
+// validation (through the cpu_* variants, which work in every build, with or
+// without a GPU), the overlap test, the accumulator helpers and the seismic
+// generator.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "api/batched_scan_common.hpp"
+#include "batched_scan_support.hpp"
+#include "common/reducers.hpp"
+#include "common/batched_scan_ops.hpp"
+#include "core/registry.hpp"
+#include "harness/generate.hpp"
+#include "harness/problems/seismic_traces.hpp"
+#include "harness/runner.hpp"
+#include "patterns/batched_scan.hpp"
+#include "tessera/batched_scan.hpp"
+#include "tessera/core/error.hpp"
+
+namespace {
+
+using namespace tessera;
+using batched_scan_impl::ScanCall;
+using batched_scan_impl::ScanSpec;
+using batched_scan_impl::ScanVariant;
+using scan_test::Layout;
+
+using scan_test::random_rows;
+
+ScanSpec spec_of(const Layout& l, ScanDirection d, bool excl, Accum a) {
+  return {d, a, excl, l.rows, l.len, l.in_pitch, l.in_place ? l.in_pitch : l.out_pitch, l.in_place};
+}
+
+// Runs `v` on `rows0` laid out as `l`; returns (before, after) output buffers.
+std::pair<std::vector<float>, std::vector<float>> run_variant(const ScanVariant& v, const Layout& l, ScanDirection d,
+                                                              bool excl, Accum a, const std::vector<float>& rows0) {
+  std::vector<float> in = scan_test::make_input(l, rows0);
+  const ScanSpec spec = spec_of(l, d, excl, a);
+  std::vector<unsigned char> ws(v.workspace_bytes(spec));
+  if (l.in_place) {
+    const std::vector<float> before = in;
+    v.run(ScanCall{spec, in.data() + l.in_off, in.data() + l.in_off, ws.data(), nullptr});
+    return {before, in};
+  }
+  std::vector<float> out(scan_test::buffer_elems(l.out_off, l.rows, l.out_pitch, l.len),
+                         std::bit_cast<float>(scan_test::kPoisonBits));
+  const std::vector<float> before = out, in_before = in;
+  v.run(ScanCall{spec, in.data() + l.in_off, out.data() + l.out_off, ws.data(), nullptr});
+  EXPECT_EQ(std::memcmp(in.data(), in_before.data(), in.size() * sizeof(float)), 0) << "the input was modified";
+  return {before, out};
+}
+
+// ---- registry ----------------------------------------------------------------
+
+TEST(BatchedScanRegistry, EveryVariantIsWellFormed) {
+  const auto all = batched_scan_impl::all_variants();
+  ASSERT_FALSE(all.empty());
+  std::set<std::string_view> names;
+  int step0 = 0;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const auto& v = all[i];
+    SCOPED_TRACE(std::string(v.info.name));
+    EXPECT_TRUE(names.insert(v.info.name).second) << "duplicate name";
+    EXPECT_EQ(v.info.pattern, "batched_scan");
+    EXPECT_FALSE(v.info.adds.empty());
+    EXPECT_NE(v.supports, nullptr);
+    EXPECT_NE(v.workspace_bytes, nullptr);
+    EXPECT_NE(v.run, nullptr);
+    for (char ch : v.info.name) EXPECT_TRUE(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_');
+    if (i > 0) {
+      EXPECT_LE(all[i - 1].info.step, v.info.step) << "ladder order";
+    }
+    step0 += v.info.step == 0;
+    EXPECT_EQ(batched_scan_impl::find_variant(v.info.name), &v);
+  }
+  EXPECT_EQ(step0, 1);
+  EXPECT_EQ(all.front().info.name, "cpu_reference");
+  EXPECT_EQ(batched_scan_impl::find_variant("no_such"), nullptr);
+  EXPECT_NE(find_pattern("batched_scan"), nullptr);
+#if !TESSERA_HAVE_CUDA
+  {
+    EXPECT_TRUE(batched_scan_impl::cuda_variants().empty());
+    EXPECT_TRUE(batched_scan_impl::vendor_variants().empty());
+  }
+#endif
+}
+
+TEST(BatchedScanRegistry, CpuVariantsSupportEverything) {
+  for (const auto& v : batched_scan_impl::cpu_variants())
+    for (Accum a : scan_test::kAccums)
+      for (ScanDirection d : scan_test::kDirections)
+        for (bool excl : {false, true})
+          for (std::size_t len : {std::size_t(0), std::size_t(1), std::size_t(100000), std::size_t(1) << 31})
+            EXPECT_TRUE(v.supports({d, a, excl, 3, len, len, len, false})) << v.info.name;
+}
+
+// ---- semantics on a row whose sums are exact -----------------------------------
+
+TEST(BatchedScanCpu, ExactSemanticsOfEveryDirection) {
+  const std::vector<float> x = {1, 2, 3, 4};
+  struct Case {
+    ScanDirection d;
+    bool excl;
+    std::vector<float> want;
+  };
+  const Case cases[] = {
+      {ScanDirection::forward, false, {1, 3, 6, 10}},
+      {ScanDirection::forward, true, {0, 1, 3, 6}},
+      {ScanDirection::backward, false, {10, 9, 7, 4}},
+      {ScanDirection::backward, true, {9, 7, 4, 0}},
+      {ScanDirection::forward_backward, false, {20, 19, 16, 10}},  // backward of 1 3 6 10
+      {ScanDirection::forward_backward, true, {10, 9, 6, 0}},      // exclusive backward of 0 1 3 6
+  };
+  for (const auto& v : batched_scan_impl::cpu_variants())
+    for (Accum a : scan_test::kAccums)
+      for (const Case& c : cases) {
+        std::vector<float> y(4, -1.0f);
+        v.run(ScanCall{{c.d, a, c.excl, 1, 4, 4, 4, false}, x.data(), y.data(), nullptr, nullptr});
+        EXPECT_EQ(y, c.want) << v.info.name << " " << to_string(c.d) << (c.excl ? " exclusive " : " ")
+                             << to_string(a);
+      }
+}
+
+// ---- random rows, every layout ------------------------------------------------
+
+TEST(BatchedScanCpu, MatchesReferenceOnEveryLayout) {
+  struct Shape {
+    std::size_t rows, len;
+  };
+  const Shape shapes[] = {{1, 1}, {3, 2}, {5, 31}, {7, 33}, {2, 129}, {3, 1000}, {1, 65537}, {40, 7}};
+  for (const auto& v : batched_scan_impl::cpu_variants())
+    for (std::size_t si = 0; si < std::size(shapes); ++si) {
+      const auto [rows, len] = shapes[si];
+      const auto rows0 = random_rows(rows, len, 1000 + si);
+      const auto layouts = scan_test::layouts_for(rows, len);
+      for (std::size_t li = 0; li < layouts.size(); ++li)
+        for (Accum a : scan_test::kAccums)
+          for (ScanDirection d : scan_test::kDirections)
+            for (bool excl : {false, true}) {
+              // The big row only once per accumulator and direction.
+              if (len > 10000 && (li > 0 || excl)) continue;
+              const Layout& l = layouts[li];
+              SCOPED_TRACE(std::string(v.info.name) + " " + scan_test::describe(l, d, excl, a));
+              const auto [before, after] = run_variant(v, l, d, excl, a, rows0);
+              EXPECT_TRUE(scan_test::check_output(l, d, excl, a, rows0, before, after));
+            }
+    }
+}
+
+TEST(BatchedScanCpu, EmptyShapesWriteNothing) {
+  for (const auto& v : batched_scan_impl::cpu_variants())
+    for (const Layout& l : {Layout{0, 10, 10, 10}, Layout{4, 0, 3, 5}}) {
+      std::vector<float> out(64, std::bit_cast<float>(scan_test::kPoisonBits));
+      const std::vector<float> in(64, 1.0f);
+      v.run(ScanCall{spec_of(l, ScanDirection::forward_backward, false, Accum::native), in.data(), out.data(), nullptr,
+                     nullptr});
+      for (float f : out) EXPECT_EQ(std::bit_cast<std::uint32_t>(f), scan_test::kPoisonBits) << v.info.name;
+    }
+}
+
+// Float accumulation loses precision along a long trace with a DC offset (the
+// seed's problem); double and double-float keep the error at the output
+// rounding. Serial accumulation (cpu_openmp) is the worst case.
+TEST(BatchedScanCpu, WideAccumulatorsFixLongTraces) {
+  const std::size_t len = 100000;
+  std::vector<float> x(len);
+  harness::fill_seismic_traces(x.data(), 1, len, len, 7);
+  std::vector<long double> ref, scale;
+  scan_test::reference(x.data(), len, ScanDirection::forward_backward, false, ref, scale);
+  const ScanVariant* v = batched_scan_impl::find_variant("cpu_openmp");
+  ASSERT_NE(v, nullptr);
+  auto max_rel = [&](Accum a) {
+    std::vector<float> y(len);
+    v->run(ScanCall{{ScanDirection::forward_backward, a, false, 1, len, len, len, false}, x.data(), y.data(), nullptr,
+                    nullptr});
+    long double m = 0;
+    for (std::size_t i = 0; i < len; ++i) m = std::max(m, std::fabs(y[i] - ref[i]) / std::fabs(ref[i]));
+    return static_cast<double>(m);
+  };
+  const double native = max_rel(Accum::native), dbl = max_rel(Accum::f64), kahan = max_rel(Accum::kahan),
+               dfloat = max_rel(Accum::dfloat);
+  RecordProperty("native", std::to_string(native));
+  EXPECT_LE(dbl, 0x1.0p-23);  // the final rounding (half an ulp), nothing more
+  EXPECT_LE(dfloat, 0x1.0p-23);
+  EXPECT_LE(kahan, 0x1.0p-21);
+  EXPECT_GE(native, 100 * dfloat) << "float accumulation should be visibly worse on a 10^5-sample trace";
+}
+
+// ---- public API ------------------------------------------------------------------
+
+TEST(BatchedScanApi, CpuVariantsThroughThePublicCall) {
+  const std::size_t rows = 5, len = 77;
+  const auto rows0 = random_rows(rows, len, 99);
+  for (const char* name : {"cpu_reference", "cpu_openmp"})
+    for (const Layout& l : scan_test::layouts_for(rows, len)) {
+      std::vector<float> in = scan_test::make_input(l, rows0);
+      std::vector<float> out(scan_test::buffer_elems(l.out_off, rows, l.out_pitch, len),
+                             std::bit_cast<float>(scan_test::kPoisonBits));
+      const BatchedScanOptions o{.direction = ScanDirection::forward_backward, .accum = Accum::dfloat,
+                                 .exclusive = false, .variant = name};
+      if (l.in_place) {
+        const auto before = in;
+        batched_scan(in.data() + l.in_off, l.in_pitch, in.data() + l.in_off, l.in_pitch, rows, len, o);
+        EXPECT_TRUE(scan_test::check_output(l, o.direction, false, o.accum, rows0, before, in)) << name;
+      } else {
+        const auto before = out;
+        batched_scan(in.data() + l.in_off, l.in_pitch, out.data() + l.out_off, l.out_pitch, rows, len, o);
+        EXPECT_TRUE(scan_test::check_output(l, o.direction, false, o.accum, rows0, before, out)) << name;
+      }
+    }
+}
+
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "did not throw tessera::Error";
+  return {};
+}
+
+TEST(BatchedScanApi, RejectsBadArgumentsAndWritesNothing) {
+  std::vector<float> in(200, 1.0f), out(200, -7.0f);
+  const BatchedScanOptions cpu{.variant = "cpu_openmp"};
+  auto untouched = [&] {
+    for (float f : out)
+      if (f != -7.0f) return false;
+    return true;
+  };
+  EXPECT_NE(error_of([&] { batched_scan(in.data(), 9, out.data(), 10, 3, 10, cpu); }).find("in_pitch = 9"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { batched_scan(in.data(), 10, out.data(), 8, 3, 10, cpu); }).find("out_pitch = 8"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { batched_scan(nullptr, 10, out.data(), 10, 3, 10, cpu); }).find("in is a null pointer"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { batched_scan(in.data(), 10, nullptr, 10, 3, 10, cpu); }).find("out is a null pointer"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] {
+              batched_scan(in.data(), 10, out.data(), 10, 3, 10, {.variant = "no_such_variant"});
+            }).find("no variant named 'no_such_variant'"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] {
+              batched_scan(in.data(), 10, out.data(), 10, 3, 10,
+                           {.accum = static_cast<Accum>(42), .variant = "cpu_openmp"});
+            }).find("accumulator"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] {
+              batched_scan(in.data(), 10, out.data(), 10, 3, 10,
+                           {.direction = static_cast<ScanDirection>(7), .variant = "cpu_openmp"});
+            }).find("direction"),
+            std::string::npos);
+  // Partial overlap: shifted by one sample, or in == out with other pitches.
+  EXPECT_NE(error_of([&] { batched_scan(out.data(), 10, out.data() + 1, 10, 3, 10, cpu); }).find("overlap"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { batched_scan(out.data(), 10, out.data(), 12, 3, 10, cpu); }).find("overlap"),
+            std::string::npos);
+  EXPECT_TRUE(untouched());
+  // Nothing to do: null pointers are fine.
+  batched_scan(nullptr, 10, nullptr, 10, 0, 10, cpu);
+  batched_scan(nullptr, 0, nullptr, 0, 5, 0, cpu);
+  // Interleaved rows that do not share a sample are not an overlap.
+  batched_scan(out.data(), 20, out.data() + 10, 20, 3, 10, cpu);
+}
+
+TEST(BatchedScanApi, OverlapTestIsExactForEqualPitches) {
+  using batched_scan_impl::rows_overlap;
+  std::vector<float> buf(1000);
+  const float* b = buf.data();
+  EXPECT_FALSE(rows_overlap(b, 20, b + 10, 20, 5, 10));   // interleaved halves
+  EXPECT_TRUE(rows_overlap(b, 20, b + 9, 20, 5, 10));     // one shared sample per row
+  EXPECT_TRUE(rows_overlap(b, 20, b + 11, 20, 5, 10));    // row r's tail meets row r+1's head
+  EXPECT_FALSE(rows_overlap(b, 20, b + 90, 20, 5, 10));   // out row 0 right after in row 4
+  EXPECT_TRUE(rows_overlap(b, 20, b + 89, 20, 5, 10));    // ... one sample earlier
+  EXPECT_TRUE(rows_overlap(b + 89, 20, b, 20, 5, 10));    // symmetric
+  EXPECT_FALSE(rows_overlap(b, 20, b + 190, 20, 5, 10));
+  EXPECT_FALSE(rows_overlap(b, 20, b + 10, 20, 0, 10));   // nothing to scan
+  EXPECT_TRUE(rows_overlap(b, 10, b + 5, 30, 3, 10));     // different pitches: the hulls meet
+  EXPECT_FALSE(rows_overlap(b, 10, b + 30, 30, 3, 10));
+}
+
+// ---- accumulator helpers and the generator ------------------------------------------
+
+TEST(ScanOps, ScaleIsAccurateForEveryAccumulator) {
+  for (std::uint32_t n : {0u, 1u, 3u, 44u, 3072u, 16777216u})
+    for (float hi : {1.0f, -3.14159274f, 1.0e-20f, 123456.789f}) {
+      const float lo = hi * 0x1.0p-30f;
+      const long double exact = (static_cast<long double>(hi) + lo) * n;
+      const DFloatState d = scan_ops::scale(DFloatState{hi, lo}, n);
+      EXPECT_LE(std::fabs(static_cast<long double>(d.hi) + d.lo - exact), std::fabs(exact) * 0x1.0p-44L)
+          << hi << " x " << n;
+      const KahanState k = scan_ops::scale(KahanState{hi, -lo}, n);
+      EXPECT_LE(std::fabs(static_cast<long double>(k.s) - k.c - exact), std::fabs(exact) * 0x1.0p-44L);
+      EXPECT_EQ(scan_ops::scale(2.5, n), 2.5 * n);
+      EXPECT_LE(std::fabs(static_cast<long double>(scan_ops::scale(hi, n)) - static_cast<long double>(hi) * n),
+                std::fabs(static_cast<long double>(hi) * n) * 0x1.0p-24L);
+    }
+}
+
+TEST(SeismicTraces, SeededPerTraceWithOffsetAndDecay) {
+  const std::size_t rows = 4, len = 20000, pitch = len + 3;
+  std::vector<float> a(rows * pitch, -9.0f), b(2 * pitch, -9.0f), c(rows * pitch, -9.0f);
+  harness::fill_seismic_traces(a.data(), rows, len, pitch, 11);
+  harness::fill_seismic_traces(b.data(), 2, len, pitch, 11);
+  harness::fill_seismic_traces(c.data(), rows, len, pitch, 12);
+  EXPECT_EQ(std::memcmp(a.data(), b.data(), 2 * pitch * sizeof(float)), 0) << "a trace depends on (seed, row) only";
+  EXPECT_NE(std::memcmp(a.data(), c.data(), pitch * sizeof(float)), 0) << "the seed matters";
+  for (std::size_t r = 0; r < rows; ++r) {
+    const float* x = a.data() + r * pitch;
+    for (std::size_t i = len; i < pitch; ++i) EXPECT_EQ(x[i], -9.0f) << "gap written";
+    double mean = 0, early = 0, late = 0;
+    for (std::size_t i = 0; i < len; ++i) {
+      ASSERT_TRUE(std::isfinite(x[i]));
+      mean += x[i];
+    }
+    mean /= len;
+    for (std::size_t i = 0; i < len / 10; ++i) early += (x[i] - mean) * (x[i] - mean);
+    for (std::size_t i = len - len / 10; i < len; ++i) late += (x[i] - mean) * (x[i] - mean);
+    EXPECT_GT(mean, 0.005) << "positive DC offset";
+    EXPECT_LT(mean, 0.06);
+    EXPECT_GT(early, 100 * late) << "amplitude decays with time";
+    EXPECT_NE(x[0], x[1]);
+  }
+}
+
+// ---- the harness on the CPU rungs ----------------------------------------------------
+
+TEST(BatchedScanHarness, QuickVerifyPassesOnCpuRungs) {
+  harness::RunOptions o;
+  o.quick = true;
+  o.gpu = false;
+  std::ostringstream log;
+  const harness::DeviceInfo dev{};
+  for (const char* v : {"cpu_reference", "cpu_openmp"}) {
+    const auto report = harness::run_verify(harness::parse_selector(std::string("batched_scan/") + v), o, dev, log);
+    EXPECT_EQ(report.failures, 0) << log.str();
+    EXPECT_GE(report.results.size(), 8u);
+    for (const auto& r : report.results) {
+      EXPECT_TRUE(r.verified) << r.problem.label << ": " << r.error;
+      EXPECT_TRUE(r.rms_rel_err.has_value());
+    }
+  }
+}
+
+}  // namespace

@@ -1,0 +1,281 @@
+// batched_scan on the GPU (skipped without a device): every CUDA rung against
+// the independent long double reference of batched_scan_support.hpp, on the
+// shapes that break scans (1 sample, warp and tile boundaries, a row that
+// fills the fused tile exactly, rows of several tiles), every layout (odd
+// pitches, misaligned bases, in place), every direction, inclusive and
+// exclusive, every accumulator the rung supports; nothing outside the output
+// rows may change. Then the public API: the default variant per length,
+// device pointers, bitwise reproducibility, graph capture.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
+
+#include <bit>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "batched_scan_support.hpp"
+#include "cuda/batched_scan/rungs.hpp"
+#include "harness/generate.hpp"
+#include "patterns/batched_scan.hpp"
+#include "tessera/batched_scan.hpp"
+#include "tessera/core/cuda_check.hpp"
+#include "test_gpu_support.hpp"
+
+namespace {
+
+using namespace tessera;
+using batched_scan_impl::ScanCall;
+using batched_scan_impl::ScanSpec;
+using batched_scan_impl::ScanVariant;
+using scan_test::Layout;
+using tessera_test::device_sync;
+
+constexpr std::size_t TILE = batched_scan_impl::TilePolicy::TILE;
+
+using scan_test::random_rows;
+
+template <class T>
+struct DeviceBuffer {
+  T* p = nullptr;
+  explicit DeviceBuffer(std::size_t n) {
+    if (n > 0) TESSERA_CUDA(cudaMalloc(reinterpret_cast<void**>(&p), n * sizeof(T)));
+  }
+  ~DeviceBuffer() {
+    if (p != nullptr) (void)cudaFree(p);
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+};
+
+std::vector<float> download(const float* d, std::size_t n) {
+  std::vector<float> h(n);
+  if (n > 0) TESSERA_CUDA(cudaMemcpy(h.data(), d, n * sizeof(float), cudaMemcpyDeviceToHost));
+  return h;
+}
+
+void upload(float* d, const std::vector<float>& h) {
+  if (!h.empty()) TESSERA_CUDA(cudaMemcpy(d, h.data(), h.size() * sizeof(float), cudaMemcpyHostToDevice));
+}
+
+ScanSpec spec_of(const Layout& l, ScanDirection d, bool excl, Accum a) {
+  return {d, a, excl, l.rows, l.len, l.in_pitch, l.in_place ? l.in_pitch : l.out_pitch, l.in_place};
+}
+
+// Runs variant `v` on the device with `rows0` laid out as `l`; the workspace
+// is poisoned (0xFF) so that a rung relying on zeroed memory fails.
+::testing::AssertionResult run_and_check(const ScanVariant& v, const Layout& l, ScanDirection d, bool excl, Accum a,
+                                         const std::vector<float>& rows0, cudaStream_t stream) {
+  const std::vector<float> in = scan_test::make_input(l, rows0);
+  const ScanSpec spec = spec_of(l, d, excl, a);
+  DeviceBuffer<float> din(in.size());
+  upload(din.p, in);
+  const std::size_t ws_bytes = v.workspace_bytes(spec);
+  DeviceBuffer<unsigned char> ws(ws_bytes);
+  if (ws_bytes > 0) TESSERA_CUDA(cudaMemset(ws.p, 0xFF, ws_bytes));
+  std::vector<float> before;
+  std::unique_ptr<DeviceBuffer<float>> dout;
+  float* out = nullptr;
+  if (l.in_place) {
+    before = in;
+    out = din.p + l.in_off;
+  } else {
+    before.assign(scan_test::buffer_elems(l.out_off, l.rows, l.out_pitch, l.len),
+                  std::bit_cast<float>(scan_test::kPoisonBits));
+    dout = std::make_unique<DeviceBuffer<float>>(before.size());
+    upload(dout->p, before);
+    out = dout->p + l.out_off;
+  }
+  device_sync();
+  v.run(ScanCall{spec, din.p + l.in_off, out, ws.p, stream});
+  TESSERA_CUDA(cudaStreamSynchronize(stream));
+  TESSERA_CUDA(cudaGetLastError());
+  if (!l.in_place) {
+    const std::vector<float> in_after = download(din.p, in.size());
+    if (std::memcmp(in_after.data(), in.data(), in.size() * sizeof(float)) != 0)
+      return ::testing::AssertionFailure() << "the input was modified";
+  }
+  const std::vector<float> after = l.in_place ? download(din.p, in.size()) : download(dout->p, before.size());
+  return scan_test::check_output(l, d, excl, a, rows0, before, after);
+}
+
+std::vector<const ScanVariant*> cuda_rungs() {
+  std::vector<const ScanVariant*> r;
+  for (const auto& v : batched_scan_impl::all_variants())
+    if (v.info.backend != Backend::cpu) r.push_back(&v);
+  return r;
+}
+
+class BatchedScanGpu : public tessera_test::GpuFixture<::testing::Test> {};
+
+// Every rung, every direction, inclusive/exclusive, accumulator and layout,
+// on row lengths around the warp, the tile items and the rows-per-warp of the
+// seed kernels.
+TEST_F(BatchedScanGpu, EveryRungMatchesReferenceOnSmallShapes) {
+  const std::size_t shapes[][2] = {{1, 1}, {33, 1}, {70, 5}, {1, 31}, {3, 32}, {2, 33}, {65, 29}, {5, 127}, {9, 128}, {4, 1000}};
+  std::uint64_t seed = 100;
+  for (const ScanVariant* v : cuda_rungs())
+    for (const auto& sh : shapes) {
+      const std::vector<float> rows0 = random_rows(sh[0], sh[1], ++seed);
+      for (const Layout& l : scan_test::layouts_for(sh[0], sh[1]))
+        for (ScanDirection d : scan_test::kDirections)
+          for (bool excl : {false, true})
+            for (Accum a : scan_test::kAccums) {
+              if (!v->supports(spec_of(l, d, excl, a))) continue;
+              SCOPED_TRACE(std::string(v->info.name) + " " + scan_test::describe(l, d, excl, a));
+              ASSERT_TRUE(run_and_check(*v, l, d, excl, a, rows0, stream()));
+            }
+    }
+}
+
+// Lengths at the fused tile's edge (a row filling the tile exactly at every
+// alignment) and rows of several tiles (multi_tile's carries, its empty last
+// tiles for some alignments), every accumulator.
+TEST_F(BatchedScanGpu, TileBoundaries) {
+  const std::size_t lens[] = {TILE - 4, TILE - 3, TILE - 2, TILE + 1, 3 * TILE + 7};
+  std::uint64_t seed = 500;
+  for (const ScanVariant* v : cuda_rungs()) {
+    if (v->info.kind == Kind::seed) continue;  // the seed rungs have no tiles (small shapes cover them)
+    for (std::size_t len : lens) {
+      const std::vector<float> rows0 = random_rows(3, len, ++seed);
+      for (const Layout& l : scan_test::layouts_for(3, len))
+        for (ScanDirection d : scan_test::kDirections)
+          for (Accum a : scan_test::kAccums) {
+            const bool excl = (seed + static_cast<int>(d)) % 2 == 0;
+            if (!v->supports(spec_of(l, d, excl, a))) continue;
+            SCOPED_TRACE(std::string(v->info.name) + " " + scan_test::describe(l, d, excl, a));
+            ASSERT_TRUE(run_and_check(*v, l, d, excl, a, rows0, stream()));
+          }
+    }
+  }
+}
+
+// A few long rows (many tiles per row, more than one warp chunk of tile
+// carries: > 32 tiles) with wide accumulators.
+TEST_F(BatchedScanGpu, LongRowsManyTiles) {
+  const ScanVariant* v = batched_scan_impl::find_variant("multi_tile");
+  ASSERT_NE(v, nullptr);
+  const std::size_t len = 40 * TILE + 13;
+  const std::vector<float> rows0 = random_rows(2, len, 900);
+  const Layout l{2, len, len + 1, len + 2, 1, 3};
+  for (ScanDirection d : scan_test::kDirections)
+    for (Accum a : {Accum::f64, Accum::dfloat}) {
+      SCOPED_TRACE(scan_test::describe(l, d, false, a));
+      ASSERT_TRUE(run_and_check(*v, l, d, false, a, rows0, stream()));
+    }
+}
+
+// Wide accumulators are what the user asked for: on a long trace with a DC
+// offset, double and double-float leave only the final rounding to float
+// (relative error <= 2^-24, checked with a 2x margin), whatever the path.
+TEST_F(BatchedScanGpu, WideAccumulatorsLeaveOnlyTheFinalRounding) {
+  const std::size_t len = 100000;
+  std::vector<float> rows0(len);
+  for (std::size_t i = 0; i < len; ++i) rows0[i] = 1.0f + 0.1f * static_cast<float>((i * 7919) % 101) / 101.0f;
+  DeviceBuffer<float> din(len), dout(len);
+  upload(din.p, rows0);
+  device_sync();
+  std::vector<long double> y, s;
+  scan_test::reference(rows0.data(), len, ScanDirection::forward, false, y, s);
+  auto max_rel = [&](Accum a) {
+    BatchedScanOptions o;
+    o.direction = ScanDirection::forward;
+    o.accum = a;
+    o.stream = stream();
+    batched_scan(din.p, len, dout.p, len, 1, len, o);
+    TESSERA_CUDA(cudaStreamSynchronize(stream()));
+    const std::vector<float> got = download(dout.p, len);
+    long double m = 0;
+    for (std::size_t i = 0; i < len; ++i) m = std::max(m, std::fabs(got[i] - y[i]) / std::fabs(y[i]));
+    return m;
+  };
+  EXPECT_LE(max_rel(Accum::dfloat), 0x1.0p-23L);
+  EXPECT_LE(max_rel(Accum::f64), 0x1.0p-23L);
+  EXPECT_LE(max_rel(Accum::kahan), 0x1.0p-22L);  // Kahan's compensation adds up to 2u
+}
+
+// The public call with no variant picks by length and runs on device memory.
+TEST_F(BatchedScanGpu, PublicApiDefaultVariantInPlace) {
+  for (std::size_t len : {std::size_t{32}, std::size_t{10000}, 2 * TILE + 5}) {
+    const std::size_t rows = 7;
+    const std::vector<float> rows0 = random_rows(rows, len, 77 + len);
+    const Layout l{rows, len, len, len, 0, 0, true};
+    DeviceBuffer<float> d(rows * len);
+    upload(d.p, rows0);
+    device_sync();
+    for (Accum a : scan_test::kAccums) {
+      upload(d.p, rows0);
+      device_sync();
+      BatchedScanOptions o;
+      o.direction = ScanDirection::forward_backward;
+      o.accum = a;
+      o.stream = stream();
+      batched_scan(d.p, len, d.p, len, rows, len, o);
+      TESSERA_CUDA(cudaStreamSynchronize(stream()));
+      std::vector<float> before = rows0;
+      before.push_back(0.0f);  // buffer_elems adds one sentinel past the end
+      std::vector<float> after = download(d.p, rows * len);
+      after.push_back(0.0f);
+      SCOPED_TRACE(batched_scan_default_variant(rows, len, a, o.direction) + " " + scan_test::describe(l, o.direction, false, a));
+      ASSERT_TRUE(scan_test::check_output(l, o.direction, false, a, rows0, before, after));
+    }
+  }
+}
+
+// Deterministic rungs give the same bits run after run.
+TEST_F(BatchedScanGpu, DeterministicRungsAreBitwiseReproducible) {
+  const std::size_t rows = 5, len = 3 * TILE + 100;
+  const std::vector<float> rows0 = random_rows(rows, len, 4242);
+  DeviceBuffer<float> din(rows * len), dout(rows * len);
+  upload(din.p, rows0);
+  device_sync();
+  for (const ScanVariant* v : cuda_rungs()) {
+    if (!v->info.deterministic) continue;
+    const ScanSpec spec{ScanDirection::forward_backward, Accum::native, false, rows, len, len, len, false};
+    if (!v->supports(spec)) continue;
+    SCOPED_TRACE(std::string(v->info.name));
+    DeviceBuffer<unsigned char> ws(v->workspace_bytes(spec));
+    v->run(ScanCall{spec, din.p, dout.p, ws.p, stream()});
+    TESSERA_CUDA(cudaStreamSynchronize(stream()));
+    const std::vector<float> first = download(dout.p, rows * len);
+    TESSERA_CUDA(cudaMemset(dout.p, 0, rows * len * sizeof(float)));
+    v->run(ScanCall{spec, din.p, dout.p, ws.p, stream()});
+    TESSERA_CUDA(cudaStreamSynchronize(stream()));
+    const std::vector<float> second = download(dout.p, rows * len);
+    ASSERT_EQ(std::memcmp(first.data(), second.data(), first.size() * sizeof(float)), 0);
+  }
+}
+
+// A run only enqueues work on its stream: it can be captured in a graph.
+TEST_F(BatchedScanGpu, RunsCanBeCapturedInAGraph) {
+  const std::size_t rows = 3, len = 2 * TILE + 9;
+  const std::vector<float> rows0 = random_rows(rows, len, 31337);
+  DeviceBuffer<float> din(rows * len), dout(rows * len), dref(rows * len);
+  upload(din.p, rows0);
+  device_sync();
+  for (const ScanVariant* v : cuda_rungs()) {
+    const ScanSpec spec{ScanDirection::forward_backward, Accum::dfloat, false, rows, len, len, len, false};
+    const ScanSpec spec_native{ScanDirection::forward_backward, Accum::native, false, rows, len, len, len, false};
+    const ScanSpec& s = v->supports(spec) ? spec : spec_native;
+    if (!v->supports(s)) continue;
+    SCOPED_TRACE(std::string(v->info.name));
+    DeviceBuffer<unsigned char> ws(v->workspace_bytes(s));
+    v->run(ScanCall{s, din.p, dref.p, ws.p, stream()});
+    TESSERA_CUDA(cudaStreamSynchronize(stream()));
+    cudaGraph_t graph = nullptr;
+    TESSERA_CUDA(cudaStreamBeginCapture(stream(), cudaStreamCaptureModeThreadLocal));
+    v->run(ScanCall{s, din.p, dout.p, ws.p, stream()});
+    TESSERA_CUDA(cudaStreamEndCapture(stream(), &graph));
+    cudaGraphExec_t exec = nullptr;
+    TESSERA_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+    TESSERA_CUDA(cudaGraphLaunch(exec, stream()));
+    TESSERA_CUDA(cudaStreamSynchronize(stream()));
+    (void)cudaGraphExecDestroy(exec);
+    (void)cudaGraphDestroy(graph);
+    const std::vector<float> a = download(dref.p, rows * len), b = download(dout.p, rows * len);
+    ASSERT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)), 0);
+  }
+}
+
+}  // namespace

@@ -1,0 +1,197 @@
+// tessera::traces on raw float32 files (no segyio needed), the output file
+// that appears only on success, and the batch sizing. CPU path.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <stdexcept>
+
+#include "tessera/apps/traces.hpp"
+#include "tessera/core/error.hpp"
+#include "test_support.hpp"
+#include "traces/engine.hpp"
+#include "traces_test_support.hpp"
+
+namespace {
+
+using namespace traces_test;
+using tessera_test::error_message;
+using tessera_test::has_substr;
+namespace tr = tessera::traces;
+
+std::vector<float> random_traces(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::vector<float> x(n);
+  for (float& v : x) v = 0.25f + u(rng);  // a DC offset: sums grow along the trace
+  return x;
+}
+
+void write_floats(const std::string& path, const std::vector<float>& x) {
+  std::vector<unsigned char> b(x.size() * 4);
+  std::memcpy(b.data(), x.data(), b.size());
+  write_bytes(path, b);
+}
+
+std::vector<float> read_floats(const std::string& path) {
+  const auto b = read_bytes(path);
+  std::vector<float> x(b.size() / 4);
+  std::memcpy(x.data(), b.data(), x.size() * 4);
+  return x;
+}
+
+void expect_scanned(const std::vector<float>& in, const std::vector<float>& out, std::size_t traces, std::size_t samples,
+                    const ScanCase& c) {
+  ASSERT_EQ(out.size(), traces * samples);
+  for (std::size_t t = 0; t < traces; ++t) {
+    std::vector<double> x(in.begin() + t * samples, in.begin() + (t + 1) * samples);
+    std::vector<double> y(out.begin() + t * samples, out.begin() + (t + 1) * samples);
+    ASSERT_TRUE(check_row(y, x, c, false, t));
+  }
+}
+
+tr::ScanOptions host(const ScanCase& c) {
+  return {.direction = c.direction, .accum = c.accum, .exclusive = c.exclusive, .variant = "cpu_openmp"};
+}
+
+TEST(TracesRaw, ScansEveryTraceAcrossBatchBoundaries) {
+  const std::size_t traces = 11, samples = 53;
+  ScratchDir d;
+  const auto x = random_traces(traces * samples, 7);
+  write_floats(d.path("in.f32"), x);
+  const ScanCase cases[] = {{ScanDirection::forward_backward, Accum::f64, false},
+                            {ScanDirection::forward, Accum::f64, true},
+                            {ScanDirection::backward, Accum::native, false},
+                            {ScanDirection::forward_backward, Accum::dfloat, true}};
+  for (std::size_t batch : {0u, 1u, 4u, 11u, 50u}) {
+    for (const ScanCase& c : cases) {
+      const tr::Report r = tr::scan_file(d.path("in.f32"), d.path("out.f32"), host(c),
+                                         {.raw_traces = traces, .raw_samples = samples, .batch_traces = batch});
+      SCOPED_TRACE(::testing::Message() << "batch " << batch << ", direction " << tessera::to_string(c.direction));
+      expect_scanned(x, read_floats(d.path("out.f32")), traces, samples, c);
+      EXPECT_FALSE(r.input.segy);
+      EXPECT_EQ(r.input.traces, traces);
+      EXPECT_EQ(r.batches, (traces + r.batch_traces - 1) / r.batch_traces);
+      EXPECT_EQ(r.sample_bytes(), traces * samples * 4);
+    }
+  }
+  EXPECT_EQ(d.files(), (std::vector<std::string>{"in.f32", "out.f32"}));
+  EXPECT_EQ(read_floats(d.path("in.f32")), x) << "the input changed";
+}
+
+TEST(TracesRaw, InPlaceWhenInIsOut) {
+  ScratchDir d;
+  const auto x = random_traces(6 * 30, 8);
+  write_floats(d.path("x.f32"), x);
+  tr::scan_file(d.path("x.f32"), d.path("x.f32"), host({}), {.raw_traces = 6, .raw_samples = 30, .batch_traces = 4});
+  expect_scanned(x, read_floats(d.path("x.f32")), 6, 30, {});
+  EXPECT_EQ(d.files(), std::vector<std::string>{"x.f32"});
+}
+
+TEST(TracesRaw, ErrorsNameTheFileAndLeaveNothing) {
+  ScratchDir d;
+  write_floats(d.path("in.f32"), random_traces(100, 9));
+  const auto run = [&](const tr::FileOptions& f, const std::string& in = "in.f32") {
+    return error_message([&] { tr::scan_file(d.path(in), d.path("out.f32"), host({}), f); });
+  };
+  EXPECT_TRUE(has_substr(run({.raw_traces = 10, .raw_samples = 11}),
+                         "in.f32: 400 bytes, but 10 traces x 11 samples of float32 are 440 bytes (100 floats"));
+  EXPECT_TRUE(has_substr(run({.raw_traces = 10}), "needs both --traces N and --samples M"));
+  EXPECT_TRUE(has_substr(run({.raw_samples = 10}), "needs both --traces N and --samples M"));
+  EXPECT_TRUE(has_substr(run({.raw_traces = 10, .raw_samples = 10}, "missing.f32"), "missing.f32: cannot open"));
+  EXPECT_EQ(d.files(), std::vector<std::string>{"in.f32"});
+}
+
+TEST(TracesRaw, ExceptionMidRunLeavesNothing) {
+  ScratchDir d;
+  write_floats(d.path("in.f32"), random_traces(20 * 8, 10));
+  EXPECT_THROW(tr::process_file(d.path("in.f32"), d.path("out.f32"), {.raw_traces = 20, .raw_samples = 8, .batch_traces = 3},
+                                [](float*, std::size_t, std::size_t, std::size_t first) {
+                                  if (first == 9) throw std::runtime_error("boom");
+                                }),
+               std::runtime_error);
+  EXPECT_EQ(d.files(), std::vector<std::string>{"in.f32"});
+}
+
+TEST(TracesRaw, GpuVariantWithoutGpuIsRefused) {
+  if (tr::gpu_present()) GTEST_SKIP() << "a GPU is present";
+  ScratchDir d;
+  write_floats(d.path("in.f32"), random_traces(10, 11));
+  const std::string msg = error_message([&] {
+    tr::scan_file(d.path("in.f32"), d.path("out.f32"), {.variant = "some_gpu_variant"},
+                  {.raw_traces = 2, .raw_samples = 5});
+  });
+  EXPECT_TRUE(has_substr(msg, "--variant some_gpu_variant: a GPU variant, and no GPU was found"));
+  EXPECT_EQ(d.files(), std::vector<std::string>{"in.f32"});
+}
+
+TEST(TracesRaw, SegySupportMatchesTheBuild) { EXPECT_EQ(tr::segy_supported(), TESSERA_HAVE_SEGYIO != 0); }
+
+// ---- the output file --------------------------------------------------------
+
+TEST(TracesOutput, AppearsOnlyOnCommit) {
+  ScratchDir d;
+  const std::string out = d.path("out.bin");
+  {
+    tr::AtomicOutput o(out);
+    EXPECT_EQ(o.temp_path().rfind(d.dir().string() + "/.out.bin.tessera-", 0), 0u) << o.temp_path();
+    std::ofstream(o.temp_path()) << "partial";
+    EXPECT_EQ(d.files().size(), 1u);
+  }  // no commit: removed
+  EXPECT_TRUE(d.files().empty());
+  {
+    tr::AtomicOutput o(out);
+    std::ofstream(o.temp_path()) << "complete";
+    o.commit();
+  }
+  EXPECT_EQ(d.files(), std::vector<std::string>{"out.bin"});
+  EXPECT_EQ(read_bytes(out), (std::vector<unsigned char>{'c', 'o', 'm', 'p', 'l', 'e', 't', 'e'}));
+}
+
+TEST(TracesOutput, KeepsTheModeOfAnExistingOutput) {
+  ScratchDir d;
+  const std::string out = d.path("out.bin");
+  write_bytes(out, {1, 2, 3});
+  ASSERT_EQ(::chmod(out.c_str(), 0640), 0);
+  {
+    tr::AtomicOutput o(out);
+    std::ofstream(o.temp_path()) << "new";
+    o.commit();
+  }
+  struct stat st {};
+  ASSERT_EQ(::stat(out.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0640u);
+}
+
+// ---- batch sizing -----------------------------------------------------------
+
+TEST(TracesBatching, DefaultBatchIsBoundedByMemory) {
+  tr::FileInfo info;
+  info.traces = 1000000;
+  info.samples = 10000;  // 40 KB per trace (+240 B header)
+  const std::size_t per = 40000 + 240;
+  // Plenty of memory: the 256 MiB target.
+  EXPECT_EQ(tr::default_batch_traces(info, 240, SIZE_MAX, std::size_t{64} << 30), tr::TARGET_BATCH_BYTES / per);
+  // 1 GiB available: SLOTS batches within a quarter of it.
+  EXPECT_EQ(tr::default_batch_traces(info, 240, SIZE_MAX, std::size_t{1} << 30),
+            (std::size_t{1} << 30) / (4 * tr::SLOTS) / per);
+  // The compute side's limit (GPU memory) wins when smaller.
+  EXPECT_EQ(tr::default_batch_traces(info, 240, 100, std::size_t{64} << 30), 100u);
+  // Never 0; small files still make MIN_PIPELINE_BATCHES batches to overlap.
+  EXPECT_EQ(tr::default_batch_traces(info, 240, 0, 1), 1u);
+  info.traces = 7;
+  EXPECT_EQ(tr::default_batch_traces(info, 240, SIZE_MAX, std::size_t{64} << 30), 2u);
+  info.traces = 3;
+  EXPECT_EQ(tr::default_batch_traces(info, 240, SIZE_MAX, std::size_t{64} << 30), 1u);
+  info.traces = 400;
+  EXPECT_EQ(tr::default_batch_traces(info, 240, SIZE_MAX, std::size_t{64} << 30), 100u);
+  info.traces = 0;
+  EXPECT_EQ(tr::default_batch_traces(info, 240, SIZE_MAX, 0), 1u);
+}
+
+TEST(TracesBatching, HostMemoryIsKnown) { EXPECT_GT(tr::host_memory_available(), std::size_t{1} << 20); }
+
+}  // namespace
