@@ -26,6 +26,7 @@
 #include "tessera/core/buffer.hpp"
 #include "tessera/core/cuda_check.hpp"
 #include "tessera/reduce.hpp"
+#include "test_gpu_support.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -37,60 +38,16 @@ using reduce_impl::ReduceSpec;
 using reduce_impl::ReduceVariant;
 using tessera_test::Combo;
 
-constexpr const char* kNoGpu = "no CUDA device: GPU tests skipped";
-
 constexpr std::size_t kSizes[] = {0,    1,    2,    31,   32,    33,      255,     256,
                                   257,  1023, 1024, 1025, 4097,  65537,   1000003, (std::size_t(1) << 22) + 7};
 
-bool gpu_available() {
-  static const bool available = [] {
-    int count = 0;
-    const cudaError_t err = cudaGetDeviceCount(&count);
-    (void)cudaGetLastError();
-    return err == cudaSuccess && count > 0;
-  }();
-  return available;
-}
-
-class Stream {
- public:
-  Stream() { TESSERA_CUDA(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
-  ~Stream() {
-    if (s_ != nullptr) (void)cudaStreamDestroy(s_);
-  }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  cudaStream_t get() const { return s_; }
-
- private:
-  cudaStream_t s_ = nullptr;
-};
-
 // Skips without a device; gives each test a non-blocking stream and checks
-// that the test left no CUDA error behind.
+// that the test left no CUDA error behind (test_gpu_support.hpp).
 template <class Base>
-class WithGpu : public Base {
- protected:
-  void SetUp() override {
-    if (!gpu_available()) GTEST_SKIP() << kNoGpu;
-    stream_ = std::make_unique<Stream>();
-  }
-  void TearDown() override {
-    if (!stream_) return;
-    EXPECT_EQ(cudaStreamSynchronize(stream_->get()), cudaSuccess);
-    stream_.reset();
-    const cudaError_t err = cudaGetLastError();
-    EXPECT_EQ(err, cudaSuccess) << cudaGetErrorString(err);
-  }
-  cudaStream_t stream() const { return stream_->get(); }
-
- private:
-  std::unique_ptr<Stream> stream_;
-};
+using WithGpu = tessera_test::GpuFixture<Base>;
 
 using GpuTest = WithGpu<::testing::Test>;
-
-void device_sync() { TESSERA_CUDA(cudaDeviceSynchronize()); }
+using tessera_test::device_sync;
 
 std::vector<const ReduceVariant*> gpu_variants() {
   std::vector<const ReduceVariant*> v;
@@ -338,31 +295,18 @@ TEST_F(GpuTest, RunsCanBeCapturedInAGraph) {
         DeviceBytes ws(v->workspace_bytes(spec));
         DeviceBuffer<R> out(1);
         device_sync();
-        cudaGraph_t graph = nullptr;
-        ASSERT_EQ(cudaStreamBeginCapture(stream(), cudaStreamCaptureModeGlobal), cudaSuccess);
-        std::string thrown;
-        try {
-          v->run(ReduceCall{spec, d.data(), out.data(), ws.data(), stream()});
-        } catch (const std::exception& e) {
-          thrown = e.what();
-        }
-        const cudaError_t end = cudaStreamEndCapture(stream(), &graph);
-        (void)cudaGetLastError();
-        EXPECT_EQ(thrown, "") << "run failed under stream capture";
-        ASSERT_EQ(end, cudaSuccess) << "capture invalidated: " << cudaGetErrorString(end);
-        cudaGraphExec_t exec = nullptr;
-        ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+        const tessera_test::CapturedGraph graph(
+            stream(), [&] { v->run(ReduceCall{spec, d.data(), out.data(), ws.data(), stream()}); });
+        ASSERT_TRUE(graph.ok());
         for (int replay = 0; replay < 3; ++replay) {
           ws.fill_bytes(0x11 * (replay + 1), stream());
           out.fill_bytes(0xFF, stream());
-          ASSERT_EQ(cudaGraphLaunch(exec, stream()), cudaSuccess);
+          ASSERT_EQ(graph.launch(stream()), cudaSuccess);
           ASSERT_EQ(cudaStreamSynchronize(stream()), cudaSuccess);
           R got;
           out.download(&got, 1);
           EXPECT_TRUE((tessera_test::check_result<T>(got, ref, c.op, c.accum, n))) << "replay " << replay;
         }
-        (void)cudaGraphExecDestroy(exec);
-        (void)cudaGraphDestroy(graph);
       });
     }
 }

@@ -10,6 +10,7 @@ std::vector<std::unique_ptr<harness::Pattern>> register_all() {
   std::vector<std::unique_ptr<harness::Pattern>> all;
   all.push_back(harness::make_reduce_pattern());
   for (auto& p : harness::make_compose_patterns()) all.push_back(std::move(p));
+  all.push_back(harness::make_transpose_pattern());
   all.push_back(harness::make_gemm_pattern());
   all.push_back(harness::make_batched_scan_pattern());
   return all;

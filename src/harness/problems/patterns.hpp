@@ -12,6 +12,7 @@ namespace tessera::harness {
 std::unique_ptr<Pattern> make_reduce_pattern();
 // map, adjacent_difference, compact, partition, unique, find_unique, rle
 std::vector<std::unique_ptr<Pattern>> make_compose_patterns();
+std::unique_ptr<Pattern> make_transpose_pattern();
 std::unique_ptr<Pattern> make_gemm_pattern();
 std::unique_ptr<Pattern> make_batched_scan_pattern();
 
