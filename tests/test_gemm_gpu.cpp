@@ -13,6 +13,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cuda/gemm/rungs.hpp"
@@ -214,6 +215,18 @@ TEST_F(GemmGpu, DispatcherPicksARegisteredConfiguration) {
     if (s.op == GemmOp::aat) {
       EXPECT_NE(cfg.kernels.run_aat, nullptr);
     }
+  }
+  // With 132 SMs (H100 SXM) the wave model must avoid the 192-tile grid of
+  // 128 x 128 at 1000 x 3000 (2 tiles on the busiest SM, 1.45 on average)
+  // and take the fastest measured configuration on large squares.
+  int device = 0, sms = 0;
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), cudaSuccess);
+  if (sms == 132) {
+    EXPECT_EQ(gemm_impl::choose_warp_tiled(GemmSpec{GemmOp::ab, 1000, 3000, 777, 777, 3000, 3000}).name,
+              std::string_view("128x64x16"));
+    EXPECT_EQ(gemm_impl::choose_warp_tiled(GemmSpec{GemmOp::ab, 8192, 8192, 8192, 8192, 8192, 8192}).name,
+              std::string_view("128x128x16_ic"));
   }
 }
 
