@@ -9,5 +9,6 @@
 namespace tessera::harness {
 
 std::unique_ptr<Pattern> make_reduce_pattern();
+std::unique_ptr<Pattern> make_scan_pattern();
 
 }  // namespace tessera::harness
