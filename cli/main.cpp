@@ -24,7 +24,7 @@ struct Filters {
 };
 
 void add_filters(CLI::App* cmd, Filters& f, bool verify) {
-  cmd->add_option("selector", f.selector, "PATTERN or PATTERN/VARIANT (default: everything)");
+  cmd->add_option("selector", f.selector, "PATTERN, PATTERN/VARIANT or PATTERN,PATTERN,... (default: everything)");
   cmd->add_option("--seed", f.seed, "seed of the input generators");
   cmd->add_option("--size", f.size, "problem size (elements) instead of the defaults")->check(CLI::PositiveNumber);
   cmd->add_option("--type", f.type, "only this element type (float, double, int32, int64)");

@@ -70,6 +70,20 @@ TEST(Selector, ParsesAndRejects) {
   }
 }
 
+TEST(Selector, ListOfPatterns) {
+  const auto list = th::parse_selector("reduce,map");
+  EXPECT_TRUE(list.pattern.empty());
+  EXPECT_EQ(list.patterns, (std::vector<std::string>{"reduce", "map"}));
+  for (const char* bad : {"reduce,no_such_pattern", "reduce,", ",reduce", "reduce,map/one_per_thread"}) {
+    try {
+      th::parse_selector(bad);
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const tessera::Error& e) {
+      EXPECT_NE(std::string(e.what()).find(bad[0] == ',' ? "" : "reduce"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(Registry, PatternsHaveReferenceRungs) {
   ASSERT_FALSE(tessera::patterns().empty());
   for (const auto& p : tessera::patterns()) {

@@ -1,7 +1,5 @@
-// Pieces of a public GPU API entry that do not depend on the pattern: where
-// a pointer points (host or device memory), and stream-ordered scratch for a
-// variant's workspace. CUDA builds only. (src/api/reduce_api.cpp has an
-// earlier private copy of both.)
+// Helpers of the public APIs in CUDA builds: which memory a pointer lives in,
+// and stream-ordered scratch memory for workspaces.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -13,7 +11,7 @@
 #include "tessera/core/cuda_check.hpp"
 #include "tessera/core/error.hpp"
 
-namespace tessera::api_detail {
+namespace tessera::api {
 
 enum class Memory { host, device };
 
@@ -25,14 +23,15 @@ inline Memory memory_of(const void* p) {
   return Memory::host;
 }
 
-// Stream-ordered scratch memory, freed on scope exit (also on error). `who`
-// names the API call in the error of a failed allocation.
+// Stream-ordered scratch memory (cudaMallocAsync), freed on scope exit (also
+// on error). `who` prefixes the error message ("tessera::reduce").
 class AsyncScratch {
  public:
   AsyncScratch(std::size_t bytes, cudaStream_t stream, const char* who) : stream_(stream) {
     if (bytes == 0) return;
     const cudaError_t err = cudaMallocAsync(&ptr_, bytes, stream);
     if (err != cudaSuccess) {
+      ptr_ = nullptr;
       (void)cudaGetLastError();
       std::size_t free_b = 0, total_b = 0;
       (void)cudaMemGetInfo(&free_b, &total_b);
@@ -54,4 +53,4 @@ class AsyncScratch {
   cudaStream_t stream_;
 };
 
-}  // namespace tessera::api_detail
+}  // namespace tessera::api

@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "api/device_memory.hpp"
 #include "api/reduce_common.hpp"
 #include "tessera/core/cuda_check.hpp"
 
@@ -10,44 +11,9 @@ namespace tessera {
 
 namespace {
 
-enum class Memory { host, device };
-
-// Device (or managed) memory vs host memory; throws for a pointer the CUDA
-// runtime cannot classify as either.
-Memory memory_of(const void* p) {
-  cudaPointerAttributes attr{};
-  TESSERA_CUDA(cudaPointerGetAttributes(&attr, p));
-  if (attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged) return Memory::device;
-  return Memory::host;
-}
-
-// Stream-ordered scratch memory, freed on scope exit (also on error).
-class AsyncScratch {
- public:
-  AsyncScratch(std::size_t bytes, cudaStream_t stream) : stream_(stream) {
-    if (bytes == 0) return;
-    const cudaError_t err = cudaMallocAsync(&ptr_, bytes, stream);
-    if (err != cudaSuccess) {
-      (void)cudaGetLastError();
-      std::size_t free_b = 0, total_b = 0;
-      (void)cudaMemGetInfo(&free_b, &total_b);
-      (void)cudaGetLastError();
-      throw Error(fmt::format("tessera::reduce: cannot allocate {} of workspace: {}; {} free of {}",
-                              detail::format_bytes(bytes), cudaGetErrorString(err), detail::format_bytes(free_b),
-                              detail::format_bytes(total_b)));
-    }
-  }
-  ~AsyncScratch() {
-    if (ptr_ != nullptr) (void)cudaFreeAsync(ptr_, stream_);
-  }
-  AsyncScratch(const AsyncScratch&) = delete;
-  AsyncScratch& operator=(const AsyncScratch&) = delete;
-  void* get() const { return ptr_; }
-
- private:
-  void* ptr_ = nullptr;
-  cudaStream_t stream_;
-};
+using api::AsyncScratch;
+using api::Memory;
+using api::memory_of;
 
 void run_checked(const reduce_impl::ReduceVariant& v, const reduce_impl::ReduceSpec& spec, const void* in, void* out,
                  cudaStream_t stream) {
@@ -58,7 +24,7 @@ void run_checked(const reduce_impl::ReduceVariant& v, const reduce_impl::ReduceS
     v.run({spec, in, out, ws.data(), stream});
     return;
   }
-  AsyncScratch ws(ws_bytes, stream);
+  AsyncScratch ws(ws_bytes, stream, "tessera::reduce");
   v.run({spec, in, out, ws.get(), stream});
 }
 
@@ -104,7 +70,7 @@ reduce_result_t<T> reduce(const T* d_in, std::size_t n, Op op, const ReduceOptio
     require(memory_of(d_in) == Memory::device,
             fmt::format("tessera::reduce: d_in must point to device memory for variant '{}'", v.info.name));
   {
-    AsyncScratch out(sizeof(R), options.stream);
+    AsyncScratch out(sizeof(R), options.stream, "tessera::reduce");
     run_checked(v, spec, d_in, out.get(), options.stream);
     TESSERA_CUDA(cudaMemcpyAsync(&result, out.get(), sizeof(R), cudaMemcpyDeviceToHost, options.stream));
   }

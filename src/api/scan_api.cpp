@@ -10,7 +10,7 @@ namespace tessera {
 
 namespace {
 
-using api_detail::Memory;
+using api::Memory;
 
 template <class T>
 void scan_entry(const T* in, T* out, std::size_t n, Op op, bool exclusive, const ScanOptions& options) {
@@ -20,9 +20,9 @@ void scan_entry(const T* in, T* out, std::size_t n, Op op, bool exclusive, const
   const char* who = scan_impl::api_name(exclusive);
   const Memory want = v.info.backend == Backend::cpu ? Memory::host : Memory::device;
   const char* where = want == Memory::host ? "host" : "device";
-  require(api_detail::memory_of(in) == want,
+  require(api::memory_of(in) == want,
           fmt::format("{}: d_in must point to {} memory for variant '{}'", who, where, v.info.name));
-  require(api_detail::memory_of(out) == want,
+  require(api::memory_of(out) == want,
           fmt::format("{}: d_out must point to {} memory for variant '{}'", who, where, v.info.name));
   const std::size_t ws_bytes = v.workspace_bytes(spec);
   if (v.info.backend == Backend::cpu) {
@@ -31,7 +31,7 @@ void scan_entry(const T* in, T* out, std::size_t n, Op op, bool exclusive, const
     v.run({spec, in, out, ws.data(), options.stream});
     return;
   }
-  api_detail::AsyncScratch ws(ws_bytes, options.stream, who);
+  api::AsyncScratch ws(ws_bytes, options.stream, who);
   v.run({spec, in, out, ws.get(), options.stream});
 }
 

@@ -4,6 +4,7 @@
 #include <fmt/ostream.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ostream>
@@ -65,7 +66,9 @@ class Stream {
 std::vector<const Pattern*> selected_patterns(const Selector& sel) {
   std::vector<const Pattern*> out;
   for (const auto& p : patterns())
-    if (sel.pattern.empty() || p->name() == sel.pattern) out.push_back(p.get());
+    if ((sel.pattern.empty() && sel.patterns.empty()) || p->name() == sel.pattern ||
+        std::find(sel.patterns.begin(), sel.patterns.end(), p->name()) != sel.patterns.end())
+      out.push_back(p.get());
   return out;
 }
 
@@ -127,6 +130,19 @@ std::string fmt_opt(const std::optional<double>& v, const char* spec_fmt) {
 }  // namespace
 
 Selector parse_selector(const std::string& text) {
+  if (text.find(',') != std::string::npos) {
+    Selector list;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+      const std::size_t comma = std::min(text.find(',', start), text.size());
+      const std::string one = text.substr(start, comma - start);
+      if (one.empty() || one.find('/') != std::string::npos)
+        throw Error(fmt::format("selector '{}': a list names whole patterns (PATTERN,PATTERN,...)", text));
+      list.patterns.push_back(parse_selector(one).pattern);
+      start = comma + 1;
+    }
+    return list;
+  }
   Selector sel;
   const auto slash = text.find('/');
   sel.pattern = text.substr(0, slash);

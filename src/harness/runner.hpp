@@ -14,10 +14,12 @@ namespace tessera::harness {
 
 // "reduce" or "reduce/warp_shuffle_down"; empty pattern = every pattern.
 struct Selector {
-  std::string pattern;
+  std::string pattern;                // one pattern (with `variant`), or empty
   std::string variant;
+  std::vector<std::string> patterns;  // PATTERN,PATTERN,...: several whole patterns
 };
-// Parses PATTERN[/VARIANT]; throws Error naming an unknown pattern or variant.
+// Parses PATTERN[/VARIANT] or PATTERN,PATTERN,... (whole patterns); throws
+// Error naming an unknown pattern or variant.
 Selector parse_selector(const std::string& text);
 
 struct BenchResult {

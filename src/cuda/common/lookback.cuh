@@ -21,8 +21,14 @@
 // Status slots (TileStatus<T>, T the scan state):
 //   sizeof(T) <= 4   one 8-byte word {flag, value}: a single relaxed 64-bit
 //                    load/store, so flag and value can never tear apart;
-//   sizeof(T) <= 12  one 16-byte word {flag, value}: relaxed .b128 load/store
-//                    (PTX ISA 8.3, sm_70+), single 128-bit accesses;
+//   sizeof(T) <= 8   one 16-byte word {flag, value, flag}: one relaxed .b128
+//                    store, one relaxed .b128 load (PTX ISA 8.3, sm_70+). The
+//                    hardware may still move the two 8-byte halves apart (a
+//                    torn read showed on the H100: the high half of a value
+//                    from before the store), so the flag is written into both
+//                    halves and a read whose two flags differ counts as
+//                    TILE_INVALID and is retried. Each flag value is stored
+//                    once per slot, so equal flags mean one store's halves;
 //   larger           a flag array plus separate aggregate and inclusive value
 //                    arrays: the value is stored, then the flag with release
 //                    semantics; readers load the flag with acquire semantics,
@@ -107,7 +113,7 @@ class TileStatus {
  public:
   enum class Layout { packed8, packed16, split };
   static constexpr Layout LAYOUT =
-      sizeof(T) <= 4 ? Layout::packed8 : (sizeof(T) <= 12 ? Layout::packed16 : Layout::split);
+      sizeof(T) <= 4 ? Layout::packed8 : (sizeof(T) <= 8 ? Layout::packed16 : Layout::split);
   static constexpr std::size_t WORDS = (sizeof(T) + 3) / 4;  // split layout: 32-bit words per value
 
   // Workspace bytes for `tiles` slots (a multiple of 16).
@@ -131,7 +137,7 @@ class TileStatus {
       const unsigned long long word = static_cast<unsigned long long>(flag) | (static_cast<unsigned long long>(bits) << 32);
       lookback_detail::store_relaxed_u64(base_ + tile * 8, word);
     } else if constexpr (LAYOUT == Layout::packed16) {
-      unsigned w[4] = {static_cast<unsigned>(flag), 0u, 0u, 0u};
+      unsigned w[4] = {static_cast<unsigned>(flag), 0u, 0u, static_cast<unsigned>(flag)};
       memcpy(w + 1, &v, sizeof(T));
       const unsigned long long lo = w[0] | (static_cast<unsigned long long>(w[1]) << 32);
       const unsigned long long hi = w[2] | (static_cast<unsigned long long>(w[3]) << 32);
@@ -159,7 +165,7 @@ class TileStatus {
       const unsigned w[4] = {static_cast<unsigned>(lo), static_cast<unsigned>(lo >> 32), static_cast<unsigned>(hi),
                              static_cast<unsigned>(hi >> 32)};
       memcpy(&v, w + 1, sizeof(T));
-      return static_cast<TileFlag>(w[0]);
+      return w[0] == w[3] ? static_cast<TileFlag>(w[0]) : TILE_INVALID;  // torn: read again
     } else {
       const auto flag = static_cast<TileFlag>(lookback_detail::load_acquire_u32(base_ + tile * 4));
       if (flag != TILE_INVALID) {

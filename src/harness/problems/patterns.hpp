@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "harness/problem.hpp"
 
@@ -10,5 +11,7 @@ namespace tessera::harness {
 
 std::unique_ptr<Pattern> make_reduce_pattern();
 std::unique_ptr<Pattern> make_scan_pattern();
+// map, adjacent_difference, compact, partition, unique, find_unique, rle
+std::vector<std::unique_ptr<Pattern>> make_compose_patterns();
 
 }  // namespace tessera::harness

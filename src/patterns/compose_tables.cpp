@@ -1,0 +1,140 @@
+// The composition ladders: one table per pattern, one line per variant (name,
+// step, kind, what the step adds and the seed section it comes from,
+// determinism, and the supports / workspace / run functions of its rung).
+// Every variant here is deterministic: outputs are placed by scans, never by
+// the order in which atomics happen to run.
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include "patterns/compose.hpp"
+#include "patterns/compose_rungs.hpp"
+
+namespace tessera::compose_impl {
+
+namespace {
+
+#define TESSERA_RUNG(name) supports_##name, ws_##name, run_##name
+
+constexpr Backend CPU = Backend::cpu;
+constexpr Backend CUDA = Backend::cuda;
+constexpr Kind REF = Kind::reference;
+constexpr Kind SEED = Kind::seed;
+constexpr Kind OWN = Kind::tessera;
+constexpr Kind VENDOR = Kind::vendor;
+
+const Variant map_table[] = {
+    {{"map", "cpu_reference", 0, CPU, REF, "serial loop y[i] = f(x[i]); integers wrap in the unsigned type (seed 003 Map)", true}, TESSERA_RUNG(cpu_reference)},
+    {{"map", "cpu_openmp", 1, CPU, REF, "OpenMP parallel for: map has no dependences (seed 003 Map: side-effect free, independent)", true}, TESSERA_RUNG(cpu_openmp)},
+#if TESSERA_HAVE_CUDA
+    {{"map", "one_per_thread", 2, CUDA, SEED, "one element per thread, idx = blockIdx.x * 256 + threadIdx.x, guarded (seed 003 Map)", true}, TESSERA_RUNG(map_one_per_thread)},
+    {{"map", "vectorized", 3, CUDA, OWN, "16-byte loads and stores, 4 in flight per thread, tiles aligned to 16 B with scalar edges", true}, TESSERA_RUNG(map_vectorized)},
+    {{"map", "cub_transform", 4, CUDA, VENDOR, "cub::DeviceTransform::Transform: the vendor baseline", true}, TESSERA_RUNG(cub_transform)},
+#endif
+};
+
+const Variant adjacent_difference_table[] = {
+    {{"adjacent_difference", "cpu_reference", 0, CPU, REF, "serial y[i] = |x[i] - x[i-1]|, y[0] = |x[0]| (seed 003 When to Use Shared Memory?)", true}, TESSERA_RUNG(cpu_reference)},
+    {{"adjacent_difference", "cpu_openmp", 1, CPU, REF, "OpenMP parallel for over i (every output reads only inputs)", true}, TESSERA_RUNG(cpu_openmp)},
+#if TESSERA_HAVE_CUDA
+    {{"adjacent_difference", "naive_global", 2, CUDA, SEED, "one output per thread, x[i] and x[i-1] both loaded from global memory: every input read twice (seed 003 absolute_diff)", true}, TESSERA_RUNG(adjdiff_naive_global)},
+    {{"adjacent_difference", "shared_tile", 3, CUDA, SEED, "block tile + halo element in shared memory, one barrier outside the divergent branches (seed 003 Synchronization: the corrected code; the first version syncs inside an if)", true}, TESSERA_RUNG(adjdiff_shared_tile)},
+    {{"adjacent_difference", "vectorized_shuffle", 4, CUDA, OWN, "16-byte loads, the left neighbour from the previous lane by __shfl_up_sync (lane 0: one cached load): no shared memory, no barrier", true}, TESSERA_RUNG(adjdiff_vectorized)},
+    {{"adjacent_difference", "cub_adjacent_difference", 5, CUDA, VENDOR, "cub::DeviceAdjacentDifference::SubtractLeftCopy with an |a - b| operator: the vendor baseline", true}, TESSERA_RUNG(cub_adjacent_difference)},
+#endif
+};
+
+const Variant compact_table[] = {
+    {{"compact", "cpu_reference", 0, CPU, REF, "serial: copy x[i] when it passes (seed 003 Compact)", true}, TESSERA_RUNG(cpu_reference)},
+    {{"compact", "cpu_openmp", 1, CPU, REF, "OpenMP: count per thread chunk, scan the counts, each thread writes its chunk", true}, TESSERA_RUNG(cpu_openmp)},
+#if TESSERA_HAVE_CUDA
+    {{"compact", "flags_scan_scatter", 2, CUDA, SEED, "map to a flag array, tessera's exclusive scan of the flags, scatter: three kernels, flags and indices through memory (seed 003 Compact)", true}, TESSERA_RUNG(select_flags_scan_scatter)},
+    {{"compact", "two_pass", 3, CUDA, SEED, "no flag array: count per tile, scan the tile counts, re-read each tile and scatter it by a block scan (seed 000 hierarchical scan applied to Compact)", true}, TESSERA_RUNG(select_two_pass)},
+    {{"compact", "single_pass", 4, CUDA, OWN, "one pass: decoupled look-back over tile counts, 16-byte loads, one block scan per tile, staged in shared memory for coalesced writes; count on device", true}, TESSERA_RUNG(select_single_pass)},
+    {{"compact", "cub_select_flagged", 5, CUDA, VENDOR, "cub::DeviceSelect::Flagged: the vendor baseline for flag-driven selection", true}, TESSERA_RUNG(cub_select_flagged)},
+    {{"compact", "cub_select_if", 5, CUDA, VENDOR, "cub::DeviceSelect::If: the vendor baseline for predicates", true}, TESSERA_RUNG(cub_select_if)},
+#endif
+};
+
+const Variant partition_table[] = {
+    {{"partition", "cpu_reference", 0, CPU, REF, "serial: selected in order from the front, rejected from the back (reverse order, as CUB)", true}, TESSERA_RUNG(cpu_reference)},
+    {{"partition", "cpu_openmp", 1, CPU, REF, "OpenMP: per-chunk counts, scan, each thread writes both sides of its chunk", true}, TESSERA_RUNG(cpu_openmp)},
+#if TESSERA_HAVE_CUDA
+    {{"partition", "flags_scan_scatter", 2, CUDA, SEED, "flags, exclusive scan, scatter: rejected element i goes to n-1-(i-scan[i]) (seed 003 Compact, both sides)", true}, TESSERA_RUNG(select_flags_scan_scatter)},
+    {{"partition", "two_pass", 3, CUDA, SEED, "tile counts, scan, re-read and scatter both sides by a block scan: no flag array (seed 000 hierarchical scan)", true}, TESSERA_RUNG(select_two_pass)},
+    {{"partition", "single_pass", 4, CUDA, OWN, "decoupled look-back over tile counts; each tile's selected and reversed rejected elements staged in shared memory, two coalesced runs of writes", true}, TESSERA_RUNG(select_single_pass)},
+    {{"partition", "cub_partition_if", 5, CUDA, VENDOR, "cub::DevicePartition::If: the vendor baseline", true}, TESSERA_RUNG(cub_partition_if)},
+#endif
+};
+
+const Variant unique_table[] = {
+    {{"unique", "cpu_reference", 0, CPU, REF, "serial std::unique semantics: keep x[i] when i == 0 or x[i] != x[i-1]", true}, TESSERA_RUNG(cpu_reference)},
+    {{"unique", "cpu_openmp", 1, CPU, REF, "OpenMP: run heads counted per chunk, scan, each thread writes its chunk's heads", true}, TESSERA_RUNG(cpu_openmp)},
+#if TESSERA_HAVE_CUDA
+    {{"unique", "flags_scan_scatter", 2, CUDA, SEED, "map to boundary flags x[i] != x[i-1], exclusive scan, scatter: three kernels (seed 003 FindUniq after the sort)", true}, TESSERA_RUNG(select_flags_scan_scatter)},
+    {{"unique", "two_pass", 3, CUDA, SEED, "boundary flags counted per tile, tile counts scanned, tiles re-read and scattered: no flag array (seed 000 hierarchical scan)", true}, TESSERA_RUNG(select_two_pass)},
+    {{"unique", "single_pass", 4, CUDA, OWN, "one pass with decoupled look-back; the left neighbour by warp shuffle; 16-byte loads; count on device", true}, TESSERA_RUNG(select_single_pass)},
+    {{"unique", "thrust_unique", 5, CUDA, VENDOR, "thrust::unique_copy (CUDA backend, workspace allocator, caller's stream; returns the count to the host: one sync in the timing)", true}, TESSERA_RUNG(thrust_unique)},
+    {{"unique", "cub_select_unique", 5, CUDA, VENDOR, "cub::DeviceSelect::Unique: the vendor baseline", true}, TESSERA_RUNG(cub_select_unique)},
+#endif
+};
+
+const Variant find_unique_table[] = {
+    {{"find_unique", "cpu_reference", 0, CPU, REF, "serial: a presence table for bytes, sort + unique otherwise (seed 003 FindUniq, sequential)", true}, TESSERA_RUNG(cpu_reference)},
+    {{"find_unique", "cpu_openmp", 1, CPU, REF, "OpenMP: a private 256-entry table per thread, OR-ed, then gathered (bytes only)", true}, TESSERA_RUNG(cpu_openmp)},
+#if TESSERA_HAVE_CUDA
+    {{"find_unique", "sort_based", 2, CUDA, SEED, "cub::DeviceRadixSort, then boundary flags, tessera's exclusive scan, gather (seed 003 FindUniq: sort, map, scan, map)", true}, TESSERA_RUNG(find_unique_sort_based)},
+    {{"find_unique", "flag_table_global", 3, CUDA, SEED, "known domain: each thread writes table[x] = 1 in global memory (benign conflicting writes), scan the 256 flags, gather: no sort (seed 003 Find Unique special case)", true}, TESSERA_RUNG(find_unique_flag_table_global)},
+    {{"find_unique", "flag_table_shared", 4, CUDA, OWN, "flag tables private to each thread in shared memory (race-free, conflict-free), 16-byte loads, one global write per value per block, last block scans and gathers: one launch", true}, TESSERA_RUNG(find_unique_flag_table_shared)},
+    {{"find_unique", "cub_sort_unique", 5, CUDA, VENDOR, "cub::DeviceRadixSort::SortKeys + cub::DeviceSelect::Unique: the vendor baseline", true}, TESSERA_RUNG(cub_sort_unique)},
+#endif
+};
+
+const Variant rle_table[] = {
+    {{"rle", "cpu_reference", 0, CPU, REF, "serial: one (key, length) pair per run of equal consecutive elements", true}, TESSERA_RUNG(cpu_reference)},
+    {{"rle", "cpu_openmp", 1, CPU, REF, "OpenMP: run heads counted per chunk, scan, each thread encodes the runs that start in its chunk", true}, TESSERA_RUNG(cpu_openmp)},
+#if TESSERA_HAVE_CUDA
+    {{"rle", "flags_scan_scatter", 2, CUDA, SEED, "head flags, exclusive scan, scatter keys and run starts, lengths from consecutive starts: four kernels (seed 003 unique + scan)", true}, TESSERA_RUNG(rle_flags_scan_scatter)},
+    {{"rle", "single_pass", 3, CUDA, OWN, "one pass: look-back carries (runs so far, last run start); lengths of runs crossing tiles completed from it", true}, TESSERA_RUNG(rle_single_pass)},
+    {{"rle", "cub_run_length_encode", 4, CUDA, VENDOR, "cub::DeviceRunLengthEncode::Encode: the vendor baseline (n < 2^31: CUB's int offsets)", true}, TESSERA_RUNG(cub_run_length_encode)},
+#endif
+};
+
+#undef TESSERA_RUNG
+
+std::span<const Variant> table_of(Family f) {
+  switch (f) {
+    case Family::map: return map_table;
+    case Family::adjacent_difference: return adjacent_difference_table;
+    case Family::compact: return compact_table;
+    case Family::partition: return partition_table;
+    case Family::unique: return unique_table;
+    case Family::find_unique: return find_unique_table;
+    case Family::rle: return rle_table;
+  }
+  return {};
+}
+
+}  // namespace
+
+std::span<const Variant> variants(Family f) {
+  static const auto sorted = [] {
+    std::array<std::vector<Variant>, std::size(ALL_FAMILIES)> all;
+    for (Family fam : ALL_FAMILIES) {
+      auto& v = all[static_cast<std::size_t>(fam)];
+      const auto t = table_of(fam);
+      v.assign(t.begin(), t.end());
+      std::stable_sort(v.begin(), v.end(), [](const Variant& a, const Variant& b) { return a.info.step < b.info.step; });
+    }
+    return all;
+  }();
+  return sorted[static_cast<std::size_t>(f)];
+}
+
+const Variant* find_variant(Family f, std::string_view name) {
+  for (const auto& v : variants(f))
+    if (v.info.name == name) return &v;
+  return nullptr;
+}
+
+}  // namespace tessera::compose_impl
