@@ -60,6 +60,6 @@ struct KoggeStone {
 
 void run_kogge_stone(const ScanCall& call) { run_in_hierarchy<KoggeStone>("kogge_stone", call); }
 std::size_t ws_kogge_stone(const ScanSpec& spec) { return hierarchy_workspace<KoggeStone>(spec); }
-bool supports_kogge_stone(const ScanSpec& spec) { return scan_spec_supported(spec); }
+bool supports_kogge_stone(const ScanSpec& spec) { return seed_spec_supported(spec); }
 
 }  // namespace tessera::scan_impl

@@ -62,6 +62,6 @@ void run_kogge_stone_double_buffer(const ScanCall& call) {
 std::size_t ws_kogge_stone_double_buffer(const ScanSpec& spec) {
   return hierarchy_workspace<KoggeStoneDoubleBuffer>(spec);
 }
-bool supports_kogge_stone_double_buffer(const ScanSpec& spec) { return scan_spec_supported(spec); }
+bool supports_kogge_stone_double_buffer(const ScanSpec& spec) { return seed_spec_supported(spec); }
 
 }  // namespace tessera::scan_impl

@@ -119,13 +119,13 @@ void run_brent_kung_modulo(const ScanCall& call) {
 std::size_t ws_brent_kung_modulo(const ScanSpec& spec) {
   return hierarchy_workspace<BrentKung<Mapping::modulo>>(spec);
 }
-bool supports_brent_kung_modulo(const ScanSpec& spec) { return scan_spec_supported(spec); }
+bool supports_brent_kung_modulo(const ScanSpec& spec) { return seed_spec_supported(spec); }
 
 void run_brent_kung_index(const ScanCall& call) {
   run_in_hierarchy<BrentKung<Mapping::index>>("brent_kung_index", call);
 }
 std::size_t ws_brent_kung_index(const ScanSpec& spec) { return hierarchy_workspace<BrentKung<Mapping::index>>(spec); }
-bool supports_brent_kung_index(const ScanSpec& spec) { return scan_spec_supported(spec); }
+bool supports_brent_kung_index(const ScanSpec& spec) { return seed_spec_supported(spec); }
 
 void run_brent_kung_padded(const ScanCall& call) {
   run_in_hierarchy<BrentKung<Mapping::padded>>("brent_kung_padded", call);
@@ -133,6 +133,6 @@ void run_brent_kung_padded(const ScanCall& call) {
 std::size_t ws_brent_kung_padded(const ScanSpec& spec) {
   return hierarchy_workspace<BrentKung<Mapping::padded>>(spec);
 }
-bool supports_brent_kung_padded(const ScanSpec& spec) { return scan_spec_supported(spec); }
+bool supports_brent_kung_padded(const ScanSpec& spec) { return seed_spec_supported(spec); }
 
 }  // namespace tessera::scan_impl

@@ -42,6 +42,6 @@ struct ThreePhase {
 
 void run_three_phase(const ScanCall& call) { run_in_hierarchy<ThreePhase>("three_phase", call); }
 std::size_t ws_three_phase(const ScanSpec& spec) { return hierarchy_workspace<ThreePhase>(spec); }
-bool supports_three_phase(const ScanSpec& spec) { return scan_spec_supported(spec); }
+bool supports_three_phase(const ScanSpec& spec) { return seed_spec_supported(spec); }
 
 }  // namespace tessera::scan_impl

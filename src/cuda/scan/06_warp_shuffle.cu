@@ -39,6 +39,6 @@ struct WarpShuffle {
 
 void run_warp_shuffle(const ScanCall& call) { run_in_hierarchy<WarpShuffle>("warp_shuffle", call); }
 std::size_t ws_warp_shuffle(const ScanSpec& spec) { return hierarchy_workspace<WarpShuffle>(spec); }
-bool supports_warp_shuffle(const ScanSpec& spec) { return scan_spec_supported(spec); }
+bool supports_warp_shuffle(const ScanSpec& spec) { return seed_spec_supported(spec); }
 
 }  // namespace tessera::scan_impl

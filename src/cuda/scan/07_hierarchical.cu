@@ -74,14 +74,14 @@ void run_reduce_then_scan_for(const ScanCall& call) {
 
 void run_hierarchical(const ScanCall& call) { run_in_hierarchy<Coarse>("hierarchical", call); }
 std::size_t ws_hierarchical(const ScanSpec& spec) { return hierarchy_workspace<Coarse>(spec); }
-bool supports_hierarchical(const ScanSpec& spec) { return scan_spec_supported(spec); }
+bool supports_hierarchical(const ScanSpec& spec) { return seed_spec_supported(spec); }
 
 void run_reduce_then_scan(const ScanCall& call) {
-  dispatch_scan_or_throw("reduce_then_scan", call.spec, [&]<class R>() { run_reduce_then_scan_for<R>(call); });
+  dispatch_seed_or_throw("reduce_then_scan", call.spec, [&]<class R>() { run_reduce_then_scan_for<R>(call); });
 }
 // The level-0 totals plus what scanning them needs: the same as the
 // hierarchical driver's.
 std::size_t ws_reduce_then_scan(const ScanSpec& spec) { return hierarchy_workspace<Coarse>(spec); }
-bool supports_reduce_then_scan(const ScanSpec& spec) { return scan_spec_supported(spec); }
+bool supports_reduce_then_scan(const ScanSpec& spec) { return seed_spec_supported(spec); }
 
 }  // namespace tessera::scan_impl

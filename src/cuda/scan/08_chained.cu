@@ -106,7 +106,7 @@ void run_chained_for(const ScanCall& call) {
 }  // namespace
 
 void run_chained(const ScanCall& call) {
-  dispatch_scan_or_throw("chained", call.spec, [&]<class R>() { run_chained_for<R>(call); });
+  dispatch_seed_or_throw("chained", call.spec, [&]<class R>() { run_chained_for<R>(call); });
 }
 
 // [ counter (256 B) ][ flags ][ inclusive prefixes ], 256-byte aligned parts.
@@ -117,6 +117,6 @@ std::size_t ws_chained(const ScanSpec& spec) {
          gpu::align_workspace(sections * scan_acc_bytes(spec));
 }
 
-bool supports_chained(const ScanSpec& spec) { return scan_spec_supported(spec); }
+bool supports_chained(const ScanSpec& spec) { return seed_spec_supported(spec); }
 
 }  // namespace tessera::scan_impl

@@ -31,6 +31,8 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <utility>
 
 #include "common/scan_ops.hpp"
 #include "cuda/common/launch.cuh"
@@ -130,6 +132,51 @@ void dispatch_scan_or_throw(const char* variant, const ScanSpec& spec, F&& f) {
   if (!dispatch_scan(spec.dtype, spec.op, spec.accum, std::forward<F>(f))) throw_unsupported(variant, spec);
 }
 
+// The seed rungs (steps 2-8) are compiled for a subset of the combinations,
+// to keep the build short (each rung is a few kernels per reducer): float sum
+// (float or double accumulator), float min and max, double sum, int32 /
+// uint32 / int64 sums. That covers every algorithmic case (4- and 8-byte
+// states, a state wider than the element, a non-sum operator); step 9 and the
+// vendor baseline take every combination. Returns false for the others.
+template <class F>
+bool dispatch_seed_scan(const ScanSpec& s, F&& f) {
+  const bool native = s.accum == Accum::native;
+  switch (s.dtype) {
+    case Dtype::f32:
+      if (s.op == Op::sum && native) f.template operator()<PlainSum<float, float>>();
+      else if (s.op == Op::sum && s.accum == Accum::f64) f.template operator()<PlainSum<float, double>>();
+      else if (s.op == Op::min && native) f.template operator()<MinOp<float>>();
+      else if (s.op == Op::max && native) f.template operator()<MaxOp<float>>();
+      else return false;
+      return true;
+    case Dtype::f64:
+      if (s.op != Op::sum || !(native || s.accum == Accum::f64)) return false;
+      f.template operator()<PlainSum<double, double>>();
+      return true;
+    case Dtype::i32:
+    case Dtype::u32:
+      if (s.op != Op::sum || !native) return false;
+      f.template operator()<WrapSum<std::uint32_t>>();
+      return true;
+    case Dtype::i64:
+      if (s.op != Op::sum || !native) return false;
+      f.template operator()<WrapSum<std::uint64_t>>();
+      return true;
+    default: return false;
+  }
+}
+
+struct IgnoreSeedReducer {
+  template <class R>
+  void operator()() const {}
+};
+inline bool seed_spec_supported(const ScanSpec& spec) { return dispatch_seed_scan(spec, IgnoreSeedReducer{}); }
+
+template <class F>
+void dispatch_seed_or_throw(const char* variant, const ScanSpec& spec, F&& f) {
+  if (!dispatch_seed_scan(spec, std::forward<F>(f))) throw_unsupported(variant, spec);
+}
+
 // sizeof(acc_t) of the spec's reducer; 0 when there is none.
 inline std::size_t scan_acc_bytes(const ScanSpec& spec) {
   std::size_t bytes = 0;
@@ -141,7 +188,7 @@ inline bool scan_spec_supported(const ScanSpec& spec) { return scan_supported(sp
 
 template <class Rung>
 void run_in_hierarchy(const char* variant, const ScanCall& call) {
-  dispatch_scan_or_throw(variant, call.spec, [&]<class R>() { Hierarchy<Rung>::template run<R>(call); });
+  dispatch_seed_or_throw(variant, call.spec, [&]<class R>() { Hierarchy<Rung>::template run<R>(call); });
 }
 
 template <class Rung>
