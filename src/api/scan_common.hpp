@@ -14,6 +14,12 @@
 
 namespace tessera::scan_impl {
 
+// The body of tessera::inclusive_scan / exclusive_scan for every element type
+// (src/api/scan_api_entries.cpp): scan_api.cpp in CUDA builds, scan_api_cpu.cpp
+// in CPU-only builds.
+void scan_entry(Dtype dtype, const void* in, void* out, std::size_t n, Op op, bool exclusive,
+                const ScanOptions& options);
+
 inline const char* api_name(bool exclusive) {
   return exclusive ? "tessera::exclusive_scan" : "tessera::inclusive_scan";
 }

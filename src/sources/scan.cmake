@@ -5,6 +5,7 @@ list(APPEND TESSERA_CXX_SOURCES
   cpu/scan/01_openmp.cpp
   cpu/scan/variants.cpp
   patterns/scan_table.cpp
+  api/scan_api_entries.cpp
   harness/problems/scan_problem.cpp
 )
 list(APPEND TESSERA_CUDA_SOURCES

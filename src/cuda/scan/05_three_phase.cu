@@ -27,16 +27,8 @@ namespace {
 // memory), Kogge-Stone over 256 totals in phase 2.
 using Config = SectionConfig<256, 8, Phase2::kogge_stone>;
 
-struct ThreePhase {
-  static constexpr std::size_t SECTION = Config::SECTION;
-  template <class S>
-  static void launch(const typename S::in_t* in, typename S::out_t* out, std::size_t n, typename S::acc_t* sums,
-                     bool exclusive, unsigned blocks, cudaStream_t stream) {
-    using P = RecordTotal<typename S::acc_t>;
-    detail::launch("scan_three_phase_kernel", scan_section_kernel<S, Config, P>, dim3(blocks), dim3(Config::THREADS),
-                   0, stream, n, in, out, n, exclusive, P{sums}, S{});
-  }
-};
+constexpr char KERNEL_NAME[] = "scan_three_phase_kernel";
+using ThreePhase = RecordingSections<Config, KERNEL_NAME>;
 
 }  // namespace
 

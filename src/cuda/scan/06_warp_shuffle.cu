@@ -24,16 +24,8 @@ namespace {
 // Step 5's sections (256 threads x 8 elements), shuffle phase 2.
 using Config = SectionConfig<256, 8, Phase2::warp_shuffle>;
 
-struct WarpShuffle {
-  static constexpr std::size_t SECTION = Config::SECTION;
-  template <class S>
-  static void launch(const typename S::in_t* in, typename S::out_t* out, std::size_t n, typename S::acc_t* sums,
-                     bool exclusive, unsigned blocks, cudaStream_t stream) {
-    using P = RecordTotal<typename S::acc_t>;
-    detail::launch("scan_warp_shuffle_kernel", scan_section_kernel<S, Config, P>, dim3(blocks), dim3(Config::THREADS),
-                   0, stream, n, in, out, n, exclusive, P{sums}, S{});
-  }
-};
+constexpr char KERNEL_NAME[] = "scan_warp_shuffle_kernel";
+using WarpShuffle = RecordingSections<Config, KERNEL_NAME>;
 
 }  // namespace
 

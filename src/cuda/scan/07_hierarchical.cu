@@ -32,16 +32,8 @@ namespace {
 using Config = SectionConfig<256, 16, Phase2::warp_shuffle>;
 using ReduceConfig = SectionConfig<256, 16, Phase2::warp_shuffle, /*STORE=*/false>;
 
-struct Coarse {
-  static constexpr std::size_t SECTION = Config::SECTION;
-  template <class S>
-  static void launch(const typename S::in_t* in, typename S::out_t* out, std::size_t n, typename S::acc_t* sums,
-                     bool exclusive, unsigned blocks, cudaStream_t stream) {
-    using P = RecordTotal<typename S::acc_t>;
-    detail::launch("scan_hierarchical_kernel", scan_section_kernel<S, Config, P>, dim3(blocks),
-                   dim3(Config::THREADS), 0, stream, n, in, out, n, exclusive, P{sums}, S{});
-  }
-};
+constexpr char KERNEL_NAME[] = "scan_hierarchical_kernel";
+using Coarse = RecordingSections<Config, KERNEL_NAME>;
 
 using H = Hierarchy<Coarse>;
 

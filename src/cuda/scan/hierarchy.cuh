@@ -166,11 +166,7 @@ bool dispatch_seed_scan(const ScanSpec& s, F&& f) {
   }
 }
 
-struct IgnoreSeedReducer {
-  template <class R>
-  void operator()() const {}
-};
-inline bool seed_spec_supported(const ScanSpec& spec) { return dispatch_seed_scan(spec, IgnoreSeedReducer{}); }
+inline bool seed_spec_supported(const ScanSpec& spec) { return dispatch_seed_scan(spec, IgnoreScanReducer{}); }
 
 template <class F>
 void dispatch_seed_or_throw(const char* variant, const ScanSpec& spec, F&& f) {

@@ -26,6 +26,7 @@
 #include <cstddef>
 
 #include "cuda/common/block_scan.cuh"
+#include "cuda/common/launch.cuh"
 #include "cuda/common/lookback.cuh"
 
 namespace tessera::scan_impl {
@@ -181,5 +182,20 @@ __global__ __launch_bounds__(Cfg::THREADS) void scan_section_kernel(const typena
                                                                     bool exclusive, Prefix prefix, S f) {
   scan_section<S, Cfg>(in, out, n, exclusive, f, prefix);
 }
+
+// A section scan as a rung of the hierarchical driver (hierarchy.cuh's
+// SectionRung): block b scans section b and records its total. NAME names the
+// kernel in launch errors.
+template <class Cfg, const char* NAME>
+struct RecordingSections {
+  static constexpr std::size_t SECTION = Cfg::SECTION;
+  template <class S>
+  static void launch(const typename S::in_t* in, typename S::out_t* out, std::size_t n, typename S::acc_t* sums,
+                     bool exclusive, unsigned blocks, cudaStream_t stream) {
+    using P = RecordTotal<typename S::acc_t>;
+    detail::launch(NAME, scan_section_kernel<S, Cfg, P>, dim3(blocks), dim3(Cfg::THREADS), 0, stream, n, in, out, n,
+                   exclusive, P{sums}, S{});
+  }
+};
 
 }  // namespace tessera::scan_impl
