@@ -9,6 +9,7 @@ namespace {
 std::vector<std::unique_ptr<harness::Pattern>> register_all() {
   std::vector<std::unique_ptr<harness::Pattern>> all;
   all.push_back(harness::make_reduce_pattern());
+  all.push_back(harness::make_scan_pattern());
   for (auto& p : harness::make_compose_patterns()) all.push_back(std::move(p));
   all.push_back(harness::make_transpose_pattern());
   all.push_back(harness::make_gemm_pattern());

@@ -79,4 +79,17 @@ void exclusive_sum(const std::uint32_t* in, std::uint32_t* out, std::size_t n, s
 void exclusive_sum(const std::int64_t* in, std::int64_t* out, std::size_t n, std::int64_t* total, void* workspace,
                    std::size_t workspace_bytes, stream_t stream);
 
+// ---- a user operator through the public header (CUDA builds only) ----------
+//
+// An affine map x -> a * x + b modulo 2^32. Scanning with composition (left
+// map first) is associative and not commutative: the test of
+// tessera::scan_with (include/tessera/scan.cuh), instantiated in
+// src/cuda/scan/user_op_check.cu. Returns the cudaError_t as an int.
+struct Affine32 {
+  std::uint32_t a, b;
+};
+std::size_t affine_scan_workspace_bytes(std::size_t n);
+int affine_scan(const Affine32* in, Affine32* out, std::size_t n, bool exclusive, void* workspace,
+                std::size_t workspace_bytes, stream_t stream);
+
 }  // namespace tessera::scan_impl

@@ -100,7 +100,7 @@ __device__ __forceinline__ void store_relaxed_u32(void* p, unsigned v) {
   asm volatile("st.relaxed.gpu.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
-constexpr std::size_t align16(std::size_t b) { return (b + 15) / 16 * 16; }
+__host__ __device__ constexpr std::size_t align16(std::size_t b) { return (b + 15) / 16 * 16; }
 
 }  // namespace lookback_detail
 

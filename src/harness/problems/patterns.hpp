@@ -10,6 +10,7 @@
 namespace tessera::harness {
 
 std::unique_ptr<Pattern> make_reduce_pattern();
+std::unique_ptr<Pattern> make_scan_pattern();
 // map, adjacent_difference, compact, partition, unique, find_unique, rle
 std::vector<std::unique_ptr<Pattern>> make_compose_patterns();
 std::unique_ptr<Pattern> make_transpose_pattern();

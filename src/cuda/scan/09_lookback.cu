@@ -1,0 +1,95 @@
+// Step 9 — tessera's scan: single pass with decoupled look-back (Merrill &
+// Garland 2016), the step that removes step 8's chain.
+//
+// What it changes over step 8:
+//   - a tile publishes its *aggregate* as soon as it has reduced its data,
+//     before it knows its prefix, so a successor never waits for the whole
+//     chain: it combines the aggregates of its predecessors back to the
+//     nearest published inclusive prefix (src/cuda/common/lookback.cuh);
+//   - the look-back is one warp reading 4 predecessors per lane, 128 per round
+//     trip to L2, with a ballot to find the nearest inclusive prefix: prefixes
+//     propagate 128 tiles per round trip instead of 1;
+//   - flag and value share one 8- or 16-byte word written and read with single
+//     relaxed accesses: no __threadfence anywhere, the status array (8-16 bytes
+//     per 16 KiB tile) stays in L2;
+//   - the data stays in registers: 16-byte vector loads and stores, 4 vectors
+//     per thread (16 floats), each warp owning a contiguous stretch of the
+//     tile; per-row shuffle scans instead of a shared-memory transpose
+//     (src/cuda/scan/lookback_tile.cuh). Any pointer alignment: tiles sit on
+//     16-byte boundaries of the input, the first tile's head is skipped.
+// The tile index still comes from an atomic counter (no deadlock whatever the
+// block scheduling); the counter and the status words are cleared by one
+// cudaMemsetAsync before the kernel.
+//
+// Bottleneck: DRAM, read n + write n: the data moves exactly once. Expected:
+// >= 92% of the copy bandwidth for float sums at 2^28 and >= 1.1x
+// cub::DeviceScan (target of issue 3); the wider float accumulators within a
+// few percent (their flops hide under the memory time), 8-byte types the same
+// bandwidth.
+//
+// Variants (policies in lookback_run.cuh, for the GPU run to choose from):
+//   lookback               256 threads x 4 vectors, 4 slots per lane, <= 64 registers;
+//   lookback_large_tiles   256 x 8 vectors (32 KiB float tiles), 2 blocks per SM;
+//   lookback_small_blocks  128 x 4 vectors (8 KiB tiles), up to 8 blocks per SM.
+// The two alternatives take 4-byte elements with the native accumulator
+// (float, int32, uint32; sum, min, max) to bound compile time.
+#include <cuda_runtime.h>
+
+#include "cuda/scan/hierarchy.cuh"
+#include "cuda/scan/lookback_run.cuh"
+#include "cuda/scan/rungs.hpp"
+
+namespace tessera::scan_impl {
+
+namespace {
+
+template <class P, class R>
+void run_lookback_for(const ScanCall& call) {
+  using S = ScanOf<R>;
+  run_lookback<P>("scan_lookback_kernel", S{}, static_cast<const typename S::in_t*>(call.in),
+                  static_cast<typename S::out_t*>(call.out), call.spec.n, call.spec.exclusive, nullptr,
+                  call.workspace, call.stream);
+}
+
+template <class P>
+std::size_t workspace_for(const ScanSpec& spec) {
+  std::size_t bytes = 0;
+  dispatch_scan(spec.dtype, spec.op, spec.accum,
+                [&]<class R>() { bytes = gpu::LookbackScan<P, ScanOf<R>>::workspace_bytes(spec.n); });
+  return bytes;
+}
+
+// The alternative policies: 4-byte elements, native accumulator.
+bool four_byte_native(const ScanSpec& spec) {
+  return (spec.dtype == Dtype::f32 || spec.dtype == Dtype::i32 || spec.dtype == Dtype::u32) &&
+         spec.accum == Accum::native && scan_spec_supported(spec);
+}
+
+template <class P>
+void run_four_byte(const char* variant, const ScanCall& call) {
+  if (!four_byte_native(call.spec)) throw_unsupported(variant, call.spec);
+  dispatch_scan_or_throw(variant, call.spec, [&]<class R>() {
+    if constexpr (sizeof(typename R::in_t) == 4 && std::is_same_v<typename R::in_t, typename R::acc_t>)
+      run_lookback_for<P, R>(call);
+  });
+}
+
+}  // namespace
+
+void run_lookback(const ScanCall& call) {
+  dispatch_scan_or_throw("lookback", call.spec, [&]<class R>() { run_lookback_for<LookbackPrimary, R>(call); });
+}
+std::size_t ws_lookback(const ScanSpec& spec) { return workspace_for<LookbackPrimary>(spec); }
+bool supports_lookback(const ScanSpec& spec) { return scan_spec_supported(spec); }
+
+void run_lookback_large_tiles(const ScanCall& call) { run_four_byte<LookbackLargeTiles>("lookback_large_tiles", call); }
+std::size_t ws_lookback_large_tiles(const ScanSpec& spec) { return workspace_for<LookbackLargeTiles>(spec); }
+bool supports_lookback_large_tiles(const ScanSpec& spec) { return four_byte_native(spec); }
+
+void run_lookback_small_blocks(const ScanCall& call) {
+  run_four_byte<LookbackSmallBlocks>("lookback_small_blocks", call);
+}
+std::size_t ws_lookback_small_blocks(const ScanSpec& spec) { return workspace_for<LookbackSmallBlocks>(spec); }
+bool supports_lookback_small_blocks(const ScanSpec& spec) { return four_byte_native(spec); }
+
+}  // namespace tessera::scan_impl

@@ -1,0 +1,41 @@
+// The CUDA scan ladder, one line per variant: name, step, kind, what the step
+// adds (and the seed section it comes from), determinism, and the supports /
+// workspace / run functions of its rung (rungs.hpp).
+#include <array>
+#include <span>
+
+#include "cuda/scan/rungs.hpp"
+#include "patterns/scan.hpp"
+
+namespace tessera::scan_impl {
+
+namespace {
+
+#define TESSERA_RUNG(name) supports_##name, ws_##name, run_##name
+
+constexpr Backend CUDA = Backend::cuda;
+constexpr Kind SEED = Kind::seed;
+
+const std::array<ScanVariant, 13> cuda_table{{
+    {{"scan", "kogge_stone", 2, CUDA, SEED, "one element per thread in shared memory, stride doubling, two barriers per step; 512-element blocks made a full scan by step 7's hierarchical add-back (seed 000 Prefix-sum: Kogge-Stone; seed 003 Scan)", true}, TESSERA_RUNG(kogge_stone)},
+    {{"scan", "kogge_stone_double_buffer", 3, CUDA, SEED, "two shared buffers read/written alternately: one barrier per step; step 7's hierarchical add-back (seed 000 Prefix-sum: double-buffered Kogge-Stone)", true}, TESSERA_RUNG(kogge_stone_double_buffer)},
+    {{"scan", "brent_kung_modulo", 4, CUDA, SEED, "work-efficient reduction + distribution trees, 2 elements per thread, active where (i+1) % (2*stride) == 0 (divergent); step 7's hierarchical add-back (seed 000 Prefix-sum: Brent-Kung, mapping 1)", true}, TESSERA_RUNG(brent_kung_modulo)},
+    {{"scan", "brent_kung_index", 4, CUDA, SEED, "Brent-Kung with the computed index (t+1)*2*stride-1: active threads contiguous, no divergence; step 7's hierarchical add-back (seed 000 Prefix-sum: Brent-Kung, mapping 2)", true}, TESSERA_RUNG(brent_kung_index)},
+    {{"scan", "brent_kung_padded", 4, CUDA, SEED, "Brent-Kung, computed index plus one padding slot per 32: strided accesses free of bank conflicts; step 7's hierarchical add-back (seed 000 Prefix-sum: Brent-Kung; PMPP ch. 8)", true}, TESSERA_RUNG(brent_kung_padded)},
+    {{"scan", "three_phase", 5, CUDA, SEED, "2048-element sections for 256 threads: corner-turned coalesced load, thread-serial subsection scan, Kogge-Stone over the subsection sums, add back; step 7's hierarchical add-back (seed 000 Algorithm cascading: three-phase)", true}, TESSERA_RUNG(three_phase)},
+    {{"scan", "warp_shuffle", 6, CUDA, SEED, "phase 2 with __shfl_up_sync warp scans and one level of warp totals: one barrier instead of eight; step 7's hierarchical add-back (seed 000 Prefix-sum: warp shuffle; seed 003 Scan)", true}, TESSERA_RUNG(warp_shuffle)},
+    {{"scan", "hierarchical", 7, CUDA, SEED, "the three kernels as a rung: scan 4096-element sections (16 per thread), scan the section sums recursively (any n), add S[b-1] to section b (seed 000 Hierarchical scan)", true}, TESSERA_RUNG(hierarchical)},
+    {{"scan", "reduce_then_scan", 7, CUDA, SEED, "kernel 1 only reduces each section, kernel 3 rescans the input from the section prefix: 3 passes over memory instead of 4 (seed 000 Hierarchical scan, reordered)", true}, TESSERA_RUNG(reduce_then_scan)},
+    {{"scan", "chained", 8, CUDA, SEED, "one pass: each section waits for its left neighbour's prefix (flag + __threadfence), sections from an atomic counter so no block waits on an unscheduled one (seed 000 Stream based scan, dynamic block index)", true}, TESSERA_RUNG(chained)},
+    {{"scan", "lookback", 9, CUDA, Kind::tessera, "single pass, decoupled look-back (aggregates published early, one warp reads 128 predecessors per round trip, flag+value in one word, no fences), 16-byte vectors, 16 floats per thread in registers; float sums not bitwise reproducible (the look-back depth varies)", false}, TESSERA_RUNG(lookback)},
+    {{"scan", "lookback_large_tiles", 9, CUDA, Kind::tessera, "lookback with 32 floats per thread (8 vectors, 32 KiB tiles): half the tiles and look-backs, 2 blocks per SM; 4-byte native scans only", false}, TESSERA_RUNG(lookback_large_tiles)},
+    {{"scan", "lookback_small_blocks", 9, CUDA, Kind::tessera, "lookback with 128-thread blocks (8 KiB tiles), up to 8 per SM: less of the SM idles behind a look-back; 4-byte native scans only", false}, TESSERA_RUNG(lookback_small_blocks)},
+}};
+
+#undef TESSERA_RUNG
+
+}  // namespace
+
+std::span<const ScanVariant> cuda_variants() { return cuda_table; }
+
+}  // namespace tessera::scan_impl
