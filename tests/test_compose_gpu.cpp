@@ -201,7 +201,7 @@ TEST_F(ComposeGpu, SinglePassOnManyTiles) {
     const auto in = make_input<std::int32_t>(s, n, seed_for("many tiles", n, static_cast<int>(f)), shape, 0.3);
     for (const char* name : {"single_pass", "single_pass_lean", "single_pass_wide"}) {
       const Variant* v = tessera::compose_impl::find_variant(f, name);
-      if (v == nullptr) continue;  // rle has only the primary
+      if (v == nullptr) continue;  // rle has no single_pass_wide
       SCOPED_TRACE(name);
       check_device(*v, in, stream());
     }
@@ -216,7 +216,7 @@ TEST_F(ComposeGpu, RunLengthOfOneRunAcrossEveryTile) {
   x[n - 1] = 43;
   Input<std::int64_t> in{spec_of(Family::rle, Dtype::i64), x, {}};
   in.spec.n = n;
-  for (const char* name : {"single_pass", "flags_scan_scatter"})
+  for (const char* name : {"single_pass", "single_pass_lean", "flags_scan_scatter"})
     check_device(*tessera::compose_impl::find_variant(Family::rle, name), in, stream());
 }
 

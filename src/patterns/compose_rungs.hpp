@@ -45,6 +45,7 @@ TESSERA_DECLARE_COMPOSE_RUNG(find_unique_flag_table_shared)  // 04_flag_table_sh
 // src/cuda/rle
 TESSERA_DECLARE_COMPOSE_RUNG(rle_flags_scan_scatter)   // 02_flags_scan_scatter.cu
 TESSERA_DECLARE_COMPOSE_RUNG(rle_single_pass)          // 03_single_pass.cu
+TESSERA_DECLARE_COMPOSE_RUNG(rle_single_pass_lean)     // 03_single_pass.cu (tuning alternative)
 // src/vendor
 TESSERA_DECLARE_COMPOSE_RUNG(cub_transform)            // map_cub.cu
 TESSERA_DECLARE_COMPOSE_RUNG(cub_adjacent_difference)  // map_cub.cu

@@ -102,6 +102,7 @@ const Variant rle_table[] = {
 #if TESSERA_HAVE_CUDA
     {{"rle", "flags_scan_scatter", 2, CUDA, SEED, "head flags, exclusive scan, scatter keys and run starts, lengths from consecutive starts: four kernels (seed 003 unique + scan)", true}, TESSERA_RUNG(rle_flags_scan_scatter)},
     {{"rle", "single_pass", 3, CUDA, OWN, "one pass: look-back carries (runs so far, last run start); lengths of runs crossing tiles completed from it", true}, TESSERA_RUNG(rle_single_pass)},
+    {{"rle", "single_pass_lean", 3, CUDA, OWN, "single_pass with each tile's (runs, last start) and flag packed in one 16-byte slot read by one relaxed 128-bit load: one L2 round trip per look-back poll instead of an acquire then the values, slot after slot", true}, TESSERA_RUNG(rle_single_pass_lean)},
     {{"rle", "cub_run_length_encode", 4, CUDA, VENDOR, "cub::DeviceRunLengthEncode::Encode: the vendor baseline (n < 2^31: CUB's int offsets)", true}, TESSERA_RUNG(cub_run_length_encode)},
 #endif
 };
