@@ -114,6 +114,9 @@ struct RlePolicy {
 };
 using RlePrimary = RlePolicy<RunStatus, LOOKBACK_PER_LANE>;
 using RleLean = RlePolicy<PackedRunStatus, 2>;  // 64 slots x 16 B = 1 KiB per poll, one round trip
+// Expected for the lean policy (H100, 2^28 int32, 10% heads; CUB at 34% of
+// copy on the cost model): 48 registers (5 blocks per SM instead of 3) and a
+// poll in one round trip: ~1.0-1.2x cub::DeviceRunLengthEncode, from 0.67x.
 
 template <class T>
 struct RleTile {
