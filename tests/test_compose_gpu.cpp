@@ -189,8 +189,9 @@ INSTANTIATE_TEST_SUITE_P(Compose, GpuRung, ::testing::ValuesIn(gpu_cases()), gpu
 
 using ComposeGpu = WithGpu<::testing::Test>;
 
-// The look-back with many tiles in flight: a long input, every mode, checked
-// against the reference (one problem per single-pass mode at 2^24 + 7).
+// The look-back with many tiles in flight: a long input, every mode and every
+// single-pass policy, checked against the reference (2^24 + 7 elements: 4096
+// tiles of the primary, 2048 of single_pass_wide, many look-back windows).
 TEST_F(ComposeGpu, SinglePassOnManyTiles) {
   constexpr std::size_t n = (std::size_t(1) << 24) + 7;
   for (Family f : {Family::compact, Family::partition, Family::unique, Family::rle}) {
@@ -198,7 +199,12 @@ TEST_F(ComposeGpu, SinglePassOnManyTiles) {
     s.pred = Pred::greater;
     const Shape shape = f == Family::unique || f == Family::rle ? Shape::runs : Shape::uniform;
     const auto in = make_input<std::int32_t>(s, n, seed_for("many tiles", n, static_cast<int>(f)), shape, 0.3);
-    check_device(*tessera::compose_impl::find_variant(f, "single_pass"), in, stream());
+    for (const char* name : {"single_pass", "single_pass_lean", "single_pass_wide"}) {
+      const Variant* v = tessera::compose_impl::find_variant(f, name);
+      if (v == nullptr) continue;  // rle has no single_pass_wide
+      SCOPED_TRACE(name);
+      check_device(*v, in, stream());
+    }
   }
 }
 
@@ -210,7 +216,7 @@ TEST_F(ComposeGpu, RunLengthOfOneRunAcrossEveryTile) {
   x[n - 1] = 43;
   Input<std::int64_t> in{spec_of(Family::rle, Dtype::i64), x, {}};
   in.spec.n = n;
-  for (const char* name : {"single_pass", "flags_scan_scatter"})
+  for (const char* name : {"single_pass", "single_pass_lean", "flags_scan_scatter"})
     check_device(*tessera::compose_impl::find_variant(Family::rle, name), in, stream());
 }
 

@@ -36,6 +36,8 @@ TESSERA_DECLARE_COMPOSE_RUNG(adjdiff_vectorized)       // 04_vectorized_shuffle.
 TESSERA_DECLARE_COMPOSE_RUNG(select_flags_scan_scatter)  // 02_flags_scan_scatter.cu
 TESSERA_DECLARE_COMPOSE_RUNG(select_two_pass)            // 03_two_pass.cu
 TESSERA_DECLARE_COMPOSE_RUNG(select_single_pass)         // 04_single_pass.cu
+TESSERA_DECLARE_COMPOSE_RUNG(select_single_pass_lean)    // 04_single_pass.cu (tuning alternative)
+TESSERA_DECLARE_COMPOSE_RUNG(select_single_pass_wide)    // 04_single_pass.cu (tuning alternative)
 // src/cuda/find_unique
 TESSERA_DECLARE_COMPOSE_RUNG(find_unique_sort_based)         // 02_sort_based.cu
 TESSERA_DECLARE_COMPOSE_RUNG(find_unique_flag_table_global)  // 03_flag_table_global.cu
@@ -43,6 +45,7 @@ TESSERA_DECLARE_COMPOSE_RUNG(find_unique_flag_table_shared)  // 04_flag_table_sh
 // src/cuda/rle
 TESSERA_DECLARE_COMPOSE_RUNG(rle_flags_scan_scatter)   // 02_flags_scan_scatter.cu
 TESSERA_DECLARE_COMPOSE_RUNG(rle_single_pass)          // 03_single_pass.cu
+TESSERA_DECLARE_COMPOSE_RUNG(rle_single_pass_lean)     // 03_single_pass.cu (tuning alternative)
 // src/vendor
 TESSERA_DECLARE_COMPOSE_RUNG(cub_transform)            // map_cub.cu
 TESSERA_DECLARE_COMPOSE_RUNG(cub_adjacent_difference)  // map_cub.cu

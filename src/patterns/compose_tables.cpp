@@ -51,6 +51,8 @@ const Variant compact_table[] = {
     {{"compact", "flags_scan_scatter", 2, CUDA, SEED, "map to a flag array, tessera's exclusive scan of the flags, scatter: three kernels, flags and indices through memory (seed 003 Compact)", true}, TESSERA_RUNG(select_flags_scan_scatter)},
     {{"compact", "two_pass", 3, CUDA, SEED, "no flag array: count per tile, scan the tile counts, re-read each tile and scatter it by a block scan (seed 000 hierarchical scan applied to Compact)", true}, TESSERA_RUNG(select_two_pass)},
     {{"compact", "single_pass", 4, CUDA, OWN, "one pass: decoupled look-back over tile counts, 16-byte loads, one block scan per tile, staged in shared memory for coalesced writes; count on device", true}, TESSERA_RUNG(select_single_pass)},
+    {{"compact", "single_pass_lean", 4, CUDA, OWN, "single_pass tuned: 8-byte look-back status words (count << 2 | flag) polled 64 per round instead of 128 16-byte slots, 32-register cap for 8 blocks per SM", true}, TESSERA_RUNG(select_single_pass_lean)},
+    {{"compact", "single_pass_wide", 4, CUDA, OWN, "single_pass_lean on 512-thread tiles (32 KiB of input): half the tiles, so half the look-backs, tile-counter atomics and status polls per byte", true}, TESSERA_RUNG(select_single_pass_wide)},
     {{"compact", "cub_select_flagged", 5, CUDA, VENDOR, "cub::DeviceSelect::Flagged: the vendor baseline for flag-driven selection", true}, TESSERA_RUNG(cub_select_flagged)},
     {{"compact", "cub_select_if", 5, CUDA, VENDOR, "cub::DeviceSelect::If: the vendor baseline for predicates", true}, TESSERA_RUNG(cub_select_if)},
 #endif
@@ -63,6 +65,8 @@ const Variant partition_table[] = {
     {{"partition", "flags_scan_scatter", 2, CUDA, SEED, "flags, exclusive scan, scatter: rejected element i goes to n-1-(i-scan[i]) (seed 003 Compact, both sides)", true}, TESSERA_RUNG(select_flags_scan_scatter)},
     {{"partition", "two_pass", 3, CUDA, SEED, "tile counts, scan, re-read and scatter both sides by a block scan: no flag array (seed 000 hierarchical scan)", true}, TESSERA_RUNG(select_two_pass)},
     {{"partition", "single_pass", 4, CUDA, OWN, "decoupled look-back over tile counts; each tile's selected and reversed rejected elements staged in shared memory, two coalesced runs of writes", true}, TESSERA_RUNG(select_single_pass)},
+    {{"partition", "single_pass_lean", 4, CUDA, OWN, "single_pass tuned: 8-byte look-back status words (count << 2 | flag) polled 64 per round instead of 128 16-byte slots, 32-register cap for 8 blocks per SM", true}, TESSERA_RUNG(select_single_pass_lean)},
+    {{"partition", "single_pass_wide", 4, CUDA, OWN, "single_pass_lean on 512-thread tiles (32 KiB of input): half the tiles, so half the look-backs, tile-counter atomics and status polls per byte", true}, TESSERA_RUNG(select_single_pass_wide)},
     {{"partition", "cub_partition_if", 5, CUDA, VENDOR, "cub::DevicePartition::If: the vendor baseline", true}, TESSERA_RUNG(cub_partition_if)},
 #endif
 };
@@ -74,6 +78,8 @@ const Variant unique_table[] = {
     {{"unique", "flags_scan_scatter", 2, CUDA, SEED, "map to boundary flags x[i] != x[i-1], exclusive scan, scatter: three kernels (seed 003 FindUniq after the sort)", true}, TESSERA_RUNG(select_flags_scan_scatter)},
     {{"unique", "two_pass", 3, CUDA, SEED, "boundary flags counted per tile, tile counts scanned, tiles re-read and scattered: no flag array (seed 000 hierarchical scan)", true}, TESSERA_RUNG(select_two_pass)},
     {{"unique", "single_pass", 4, CUDA, OWN, "one pass with decoupled look-back; the left neighbour by warp shuffle; 16-byte loads; count on device", true}, TESSERA_RUNG(select_single_pass)},
+    {{"unique", "single_pass_lean", 4, CUDA, OWN, "single_pass tuned: 8-byte look-back status words (count << 2 | flag) polled 64 per round instead of 128 16-byte slots, 32-register cap for 8 blocks per SM", true}, TESSERA_RUNG(select_single_pass_lean)},
+    {{"unique", "single_pass_wide", 4, CUDA, OWN, "single_pass_lean on 512-thread tiles (32 KiB of input): half the tiles, so half the look-backs, tile-counter atomics and status polls per byte", true}, TESSERA_RUNG(select_single_pass_wide)},
     {{"unique", "thrust_unique", 5, CUDA, VENDOR, "thrust::unique_copy (CUDA backend, workspace allocator, caller's stream; returns the count to the host: one sync in the timing)", true}, TESSERA_RUNG(thrust_unique)},
     {{"unique", "cub_select_unique", 5, CUDA, VENDOR, "cub::DeviceSelect::Unique: the vendor baseline", true}, TESSERA_RUNG(cub_select_unique)},
 #endif
@@ -96,6 +102,7 @@ const Variant rle_table[] = {
 #if TESSERA_HAVE_CUDA
     {{"rle", "flags_scan_scatter", 2, CUDA, SEED, "head flags, exclusive scan, scatter keys and run starts, lengths from consecutive starts: four kernels (seed 003 unique + scan)", true}, TESSERA_RUNG(rle_flags_scan_scatter)},
     {{"rle", "single_pass", 3, CUDA, OWN, "one pass: look-back carries (runs so far, last run start); lengths of runs crossing tiles completed from it", true}, TESSERA_RUNG(rle_single_pass)},
+    {{"rle", "single_pass_lean", 3, CUDA, OWN, "single_pass with each tile's (runs, last start) and flag packed in one 16-byte slot read by one relaxed 128-bit load: one L2 round trip per look-back poll instead of an acquire then the values, slot after slot", true}, TESSERA_RUNG(rle_single_pass_lean)},
     {{"rle", "cub_run_length_encode", 4, CUDA, VENDOR, "cub::DeviceRunLengthEncode::Encode: the vendor baseline (n < 2^31: CUB's int offsets)", true}, TESSERA_RUNG(cub_run_length_encode)},
 #endif
 };

@@ -219,8 +219,11 @@ constexpr unsigned LOOKBACK_MAX_SLEEP_NS = 256;
 // as inclusive identities. A window is done once every tile to the right of
 // its nearest inclusive prefix has published; without an inclusive prefix,
 // its aggregates are folded in and the window slides left.
-template <int PER_LANE, class F>
-__device__ typename F::acc_t warp_lookback(const TileStatus<typename F::acc_t>& status, unsigned tile, const F& f) {
+//
+// `status`: a TileStatus<F::acc_t>, or any view with the same load(tile, v)
+// (e.g. count_status.cuh's CountStatus, 8-byte slots for 64-bit counts).
+template <int PER_LANE, class F, class Status>
+__device__ typename F::acc_t warp_lookback(const Status& status, unsigned tile, const F& f) {
   static_assert(PER_LANE >= 1 && PER_LANE <= 8, "PER_LANE: 1..8 status slots per lane");
   using acc_t = typename F::acc_t;
   constexpr long long WINDOW = 32LL * PER_LANE;

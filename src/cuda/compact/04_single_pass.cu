@@ -25,6 +25,7 @@
 #include <cstdint>
 
 #include "cuda/common/launch.cuh"
+#include "cuda/common/count_status.cuh"
 #include "cuda/common/lookback.cuh"
 #include "cuda/common/multipass.cuh"
 #include "cuda/compose/select_dispatch.cuh"
@@ -36,15 +37,55 @@ namespace tessera::compose_impl {
 namespace {
 
 using gpu::SelectMode;
-using gpu::SelectPolicy;
-using Counts = gpu::TileStatus<unsigned long long>;  // per tile: {flag, selected count}
 
-template <class T, SelectMode MODE, bool PARTITION>
-__global__ __launch_bounds__(SelectPolicy::BLOCK_THREADS) void select_single_pass_kernel(
+// The single-pass tuning family (tuning as data: one kernel, three registered
+// policies, compared in one bench run). Provenance of the primary: the scan's
+// look-back policy (256 x 4 vectors, 4 predecessors per lane) and 16-byte
+// status slots of 64-bit counts. The alternatives attack what the H100 bench
+// showed (single_pass at 65% of copy while two_pass's scatter pass, the same
+// tile code without look-back, runs at ~copy speed): the per-tile look-back.
+//   lean: 8-byte status words (CountStatus: half the L2 bytes per poll),
+//         2 predecessors per lane (64 x 8 B = 512 B per poll instead of
+//         128 x 16 B = 2 KiB), and a 32-register cap for 8 resident blocks
+//         per SM (the scatter pass's occupancy; the primary's 40 registers
+//         give 6);
+//   wide: the lean look-back with 512-thread tiles (32 KiB of input per
+//         tile): half the tiles, so half the look-backs, atomics and status
+//         polls per byte, and each look-back window covers twice the input.
+//         (CUB's sm_90 select tiles are of that size: 384 x 17 4-byte keys,
+//         384 x 11 8-byte keys.)
+// Expected (H100, 2^28 floats, 50% selected; CUB at 77% of copy): lean
+// 75-82% of copy (~1.0-1.05x CUB), wide 80-87% (~1.05-1.12x CUB), the int64
+// problems gaining most (their primary tiles hold only 2048 keys). Partition
+// and int64 unique spill 20-24 bytes under the 32-register cap (outside the
+// load loop); compact and 4-byte unique do not.
+template <int BLOCK_THREADS_, int VECS_, int LOOKBACK_PER_LANE_, int MIN_BLOCKS_, class Status_>
+struct SinglePassPolicy {
+  static constexpr int BLOCK_THREADS = BLOCK_THREADS_;
+  static constexpr int VECS = VECS_;                            // 16-byte vectors per thread per tile
+  static constexpr int LOOKBACK_PER_LANE = LOOKBACK_PER_LANE_;  // predecessors per lane per look-back round
+  static constexpr int MIN_BLOCKS = MIN_BLOCKS_;                // __launch_bounds__ blocks per SM (register cap)
+  using Status = Status_;                                       // per tile: {flag, selected count}
+  static_assert(MIN_BLOCKS >= 1 && MIN_BLOCKS * BLOCK_THREADS <= 2048, "MIN_BLOCKS: blocks an sm_90 SM can hold");
+};
+
+// The primary keeps the 40 registers (6 blocks per SM) it had when it was
+// measured: without a minimum-blocks bound ptxas took 40; an explicit bound
+// of 1 lets it grow to 55.
+using PrimaryPolicy = SinglePassPolicy<gpu::SelectPolicy::BLOCK_THREADS, gpu::SelectPolicy::VECS,
+                                       gpu::SelectPolicy::LOOKBACK_PER_LANE, 6, gpu::TileStatus<unsigned long long>>;
+using LeanPolicy = SinglePassPolicy<256, 4, 2, 8, gpu::CountStatus>;
+using WidePolicy = SinglePassPolicy<512, 4, 2, 4, gpu::CountStatus>;
+
+template <class T, SelectMode MODE, bool PARTITION, class P>
+using TileOf = gpu::SelectTile<T, MODE, PARTITION, P>;
+
+template <class T, SelectMode MODE, bool PARTITION, class P>
+__global__ __launch_bounds__(P::BLOCK_THREADS, P::MIN_BLOCKS) void select_single_pass_kernel(
     const T* __restrict__ in, const std::uint8_t* __restrict__ flags, T* __restrict__ out,
     std::int64_t* __restrict__ count, gpu::SelectParams<T> params, gpu::AlignedTiles tiles, bool vec_in,
-    bool vec_flags, Counts status, unsigned* __restrict__ tile_counter) {
-  using Tile = gpu::SelectTile<T, MODE, PARTITION>;
+    bool vec_flags, typename P::Status status, unsigned* __restrict__ tile_counter) {
+  using Tile = TileOf<T, MODE, PARTITION, P>;
   __shared__ typename Tile::Storage storage;
   __shared__ unsigned tile_slot;
   __shared__ unsigned long long tile_prefix;
@@ -61,7 +102,7 @@ __global__ __launch_bounds__(SelectPolicy::BLOCK_THREADS) void select_single_pas
   tile.stage(storage, tiles, b);
   if (threadIdx.x < 32) {  // warp 0 looks back while the other warps finish staging
     const unsigned long long prefix =
-        b == 0 ? 0ull : gpu::warp_lookback<SelectPolicy::LOOKBACK_PER_LANE>(status, b, gpu::SumU64{});
+        b == 0 ? 0ull : gpu::warp_lookback<P::LOOKBACK_PER_LANE>(status, b, gpu::SumU64{});
     if (threadIdx.x == 0) {
       if (b > 0) status.publish(b, gpu::TILE_INCLUSIVE, prefix + tile.count);
       tile_prefix = prefix;
@@ -73,13 +114,12 @@ __global__ __launch_bounds__(SelectPolicy::BLOCK_THREADS) void select_single_pas
   if (threadIdx.x == 0 && b + 1 == tiles.count) *count = static_cast<std::int64_t>(prefix + tile.count);
 }
 
-// Workspace: [ tile counter (256 B) ][ Counts slots ], zeroed by one
+// Workspace: [ tile counter (256 B) ][ status slots ], zeroed by one
 // cudaMemsetAsync at the start of every run (TILE_INVALID == 0).
 constexpr std::size_t COUNTER_BYTES = gpu::align_workspace(sizeof(unsigned));
 
-}  // namespace
-
-void run_select_single_pass(const Call& call) {
+template <class P>
+void run_with(const Call& call) {
   const Spec& s = call.spec;
   const std::size_t n = s.n;
   if (n == 0) {
@@ -87,22 +127,39 @@ void run_select_single_pass(const Call& call) {
     return;
   }
   dispatch_select(s, [&]<class T, SelectMode MODE, bool PARTITION>() {
-    const SelectLaunch<T, gpu::SelectTile<T, MODE, PARTITION>> l(call, "select_single_pass_kernel");
-    const std::size_t slots = Counts::bytes(l.tiles.count);
+    const SelectLaunch<T, TileOf<T, MODE, PARTITION, P>> l(call, "select_single_pass_kernel");
+    const std::size_t slots = P::Status::bytes(l.tiles.count);
     TESSERA_CUDA(cudaMemsetAsync(call.workspace, 0, COUNTER_BYTES + slots, call.stream));
-    const Counts status(gpu::workspace_at<unsigned char>(call.workspace, COUNTER_BYTES), l.tiles.count);
-    detail::launch("select_single_pass_kernel", select_single_pass_kernel<T, MODE, PARTITION>, dim3(l.grid),
-                   dim3(SelectPolicy::BLOCK_THREADS), 0, call.stream, n, static_cast<const T*>(call.in), call.flags,
+    const typename P::Status status(gpu::workspace_at<unsigned char>(call.workspace, COUNTER_BYTES), l.tiles.count);
+    detail::launch("select_single_pass_kernel", select_single_pass_kernel<T, MODE, PARTITION, P>, dim3(l.grid),
+                   dim3(P::BLOCK_THREADS), 0, call.stream, n, static_cast<const T*>(call.in), call.flags,
                    static_cast<T*>(call.out), call.count, l.params, l.tiles, l.vec_in, l.vec_flags, status,
                    gpu::workspace_at<unsigned>(call.workspace, 0));
   });
 }
 
-std::size_t ws_select_single_pass(const Spec& s) {
+template <class P>
+std::size_t ws_with(const Spec& s) {
   if (s.n == 0) return 0;
-  return COUNTER_BYTES + Counts::bytes(select_tiles_bound(s));
+  std::size_t tiles = 0;
+  dispatch_select(s, [&]<class T, SelectMode MODE, bool PARTITION>() {
+    tiles = gpu::max_aligned_tiles<T>(s.n, TileOf<T, MODE, PARTITION, P>::TILE);
+  });
+  return COUNTER_BYTES + P::Status::bytes(tiles);
 }
 
+}  // namespace
+
+void run_select_single_pass(const Call& call) { run_with<PrimaryPolicy>(call); }
+std::size_t ws_select_single_pass(const Spec& s) { return ws_with<PrimaryPolicy>(s); }
 bool supports_select_single_pass(const Spec& s) { return is_select_family(s); }
+
+void run_select_single_pass_lean(const Call& call) { run_with<LeanPolicy>(call); }
+std::size_t ws_select_single_pass_lean(const Spec& s) { return ws_with<LeanPolicy>(s); }
+bool supports_select_single_pass_lean(const Spec& s) { return is_select_family(s); }
+
+void run_select_single_pass_wide(const Call& call) { run_with<WidePolicy>(call); }
+std::size_t ws_select_single_pass_wide(const Spec& s) { return ws_with<WidePolicy>(s); }
+bool supports_select_single_pass_wide(const Spec& s) { return is_select_family(s); }
 
 }  // namespace tessera::compose_impl

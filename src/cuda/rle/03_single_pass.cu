@@ -72,6 +72,52 @@ struct RunsBefore {
 };
 using RunStatus = gpu::TileStatus<RunState>;
 
+// The lean alternative's status (single_pass_lean): RunState packed with its
+// flag into one 16-byte slot, {runs << 2 | flag, (last_start + 1) << 2 | flag},
+// read and written with single relaxed .b128 accesses. TileStatus<RunState>
+// (16-byte states: a flag array and value arrays) reads a slot with an
+// acquire load of the flag and then the value words; an acquire orders every
+// later load after it, so a lane's PER_LANE slots cost 2 * PER_LANE serial L2
+// round trips per poll, where this costs one. As in TileStatus's packed16
+// slots the flag is in both halves: the hardware may split a .b128 access
+// into two 8-byte halves, and a read whose flags differ (halves of two
+// different stores: each flag is stored once per slot) counts as invalid and
+// is retried. Runs and last_start + 1 are below 2^62 for any n.
+class PackedRunStatus {
+ public:
+  __host__ __device__ static constexpr std::size_t bytes(std::size_t tiles) { return tiles * 16; }
+  PackedRunStatus() = default;
+  __host__ __device__ PackedRunStatus(void* base, std::size_t /*tiles*/) : base_(static_cast<unsigned char*>(base)) {}
+
+  __device__ __forceinline__ void publish(std::size_t tile, gpu::TileFlag flag, const RunState& v) const {
+    const auto f = static_cast<unsigned long long>(flag);
+    gpu::lookback_detail::store_relaxed_b128(base_ + tile * 16, (v.runs << 2) | f,
+                                             (static_cast<unsigned long long>(v.last_start + 1) << 2) | f);
+  }
+  __device__ __forceinline__ gpu::TileFlag load(std::size_t tile, RunState& v) const {
+    unsigned long long lo, hi;
+    gpu::lookback_detail::load_relaxed_b128(base_ + tile * 16, lo, hi);
+    v.runs = lo >> 2;
+    v.last_start = static_cast<long long>(hi >> 2) - 1;
+    return (lo & 3u) == (hi & 3u) ? static_cast<gpu::TileFlag>(static_cast<unsigned>(lo & 3u)) : gpu::TILE_INVALID;
+  }
+
+ private:
+  unsigned char* base_ = nullptr;
+};
+
+// The two policies: the primary (measured first) and the lean look-back.
+template <class Status_, int LOOKBACK_PER_LANE_>
+struct RlePolicy {
+  using Status = Status_;
+  static constexpr int LOOKBACK_PER_LANE = LOOKBACK_PER_LANE_;
+};
+using RlePrimary = RlePolicy<RunStatus, LOOKBACK_PER_LANE>;
+using RleLean = RlePolicy<PackedRunStatus, 2>;  // 64 slots x 16 B = 1 KiB per poll, one round trip
+// Expected for the lean policy (H100, 2^28 int32, 10% heads; CUB at 34% of
+// copy on the cost model): 48 registers (5 blocks per SM instead of 3) and a
+// poll in one round trip: ~1.0-1.2x cub::DeviceRunLengthEncode, from 0.67x.
+
 template <class T>
 struct RleTile {
   static constexpr int VEC = gpu::VEC16<T>;
@@ -95,12 +141,13 @@ struct RleTile {
   }
 };
 
-template <class T>
+template <class T, class P>
 __global__ __launch_bounds__(BLOCK) void rle_single_pass_kernel(const T* __restrict__ in, T* __restrict__ keys_out,
                                                                 std::int64_t* __restrict__ lengths_out,
                                                                 std::int64_t* __restrict__ num_runs,
                                                                 gpu::AlignedTiles tiles, bool vec_in,
-                                                                RunStatus status, unsigned* __restrict__ counter) {
+                                                                typename P::Status status,
+                                                                unsigned* __restrict__ counter) {
   using Tile = RleTile<T>;
   constexpr int VEC = Tile::VEC;
   __shared__ typename Tile::Storage s;
@@ -228,7 +275,7 @@ __global__ __launch_bounds__(BLOCK) void rle_single_pass_kernel(const T* __restr
   // ---- look-back: runs before the tile, and the last run start -------------
   if (t < 32) {
     const RunsBefore f;
-    const RunState p = b == 0 ? f.identity() : gpu::warp_lookback<LOOKBACK_PER_LANE>(status, b, f);
+    const RunState p = b == 0 ? f.identity() : gpu::warp_lookback<P::LOOKBACK_PER_LANE>(status, b, f);
     if (t == 0) {
       if (b > 0) status.publish(b, gpu::TILE_INCLUSIVE, f.combine(p, RunState{heads, heads > 0 ? s.tile_last : -1}));
       s.prefix_runs = p.runs;
@@ -251,7 +298,7 @@ __global__ __launch_bounds__(BLOCK) void rle_single_pass_kernel(const T* __restr
   if (t == 0 && b + 1 == tiles.count) *num_runs = static_cast<std::int64_t>(runs_before + heads);
 }
 
-// Workspace: [ tile counter (256 B) ][ RunStatus slots ], zeroed by one
+// Workspace: [ tile counter (256 B) ][ status slots ], zeroed by one
 // cudaMemsetAsync per run (TILE_INVALID == 0).
 constexpr std::size_t COUNTER_BYTES = gpu::align_workspace(sizeof(unsigned));
 
@@ -261,9 +308,9 @@ std::size_t tiles_for(const Spec& s) {
   return tiles;
 }
 
-}  // namespace
-
-void run_rle_single_pass(const Call& call) {
+template <class P>
+void run_with(const Call& call) {
+  using Status = typename P::Status;
   const std::size_t n = call.spec.n;
   if (n == 0) {
     TESSERA_CUDA(cudaMemsetAsync(call.count, 0, sizeof(std::int64_t), call.stream));
@@ -272,17 +319,28 @@ void run_rle_single_pass(const Call& call) {
   dispatch_key_type(call.spec.dtype, [&]<class T>() {
     const T* in = static_cast<const T*>(call.in);
     const gpu::AlignedTiles tiles = gpu::aligned_tiles(in, n, RleTile<T>::TILE);
-    TESSERA_CUDA(cudaMemsetAsync(call.workspace, 0, COUNTER_BYTES + RunStatus::bytes(tiles.count), call.stream));
-    const RunStatus status(gpu::workspace_at<unsigned char>(call.workspace, COUNTER_BYTES), tiles.count);
+    TESSERA_CUDA(cudaMemsetAsync(call.workspace, 0, COUNTER_BYTES + Status::bytes(tiles.count), call.stream));
+    const Status status(gpu::workspace_at<unsigned char>(call.workspace, COUNTER_BYTES), tiles.count);
     const unsigned grid = gpu::checked_grid(tiles.count, "rle_single_pass_kernel", n);
-    detail::launch("rle_single_pass_kernel", rle_single_pass_kernel<T>, dim3(grid), dim3(BLOCK), 0, call.stream, n, in,
-                   static_cast<T*>(call.out), call.lengths, call.count, tiles, gpu::vector_ok(in), status,
+    detail::launch("rle_single_pass_kernel", rle_single_pass_kernel<T, P>, dim3(grid), dim3(BLOCK), 0, call.stream, n,
+                   in, static_cast<T*>(call.out), call.lengths, call.count, tiles, gpu::vector_ok(in), status,
                    gpu::workspace_at<unsigned>(call.workspace, 0));
   });
 }
 
-std::size_t ws_rle_single_pass(const Spec& s) { return s.n == 0 ? 0 : COUNTER_BYTES + RunStatus::bytes(tiles_for(s)); }
+template <class P>
+std::size_t ws_with(const Spec& s) {
+  return s.n == 0 ? 0 : COUNTER_BYTES + P::Status::bytes(tiles_for(s));
+}
 
+}  // namespace
+
+void run_rle_single_pass(const Call& call) { run_with<RlePrimary>(call); }
+std::size_t ws_rle_single_pass(const Spec& s) { return ws_with<RlePrimary>(s); }
 bool supports_rle_single_pass(const Spec& s) { return s.family == Family::rle && family_supports(s); }
+
+void run_rle_single_pass_lean(const Call& call) { run_with<RleLean>(call); }
+std::size_t ws_rle_single_pass_lean(const Spec& s) { return ws_with<RleLean>(s); }
+bool supports_rle_single_pass_lean(const Spec& s) { return supports_rle_single_pass(s); }
 
 }  // namespace tessera::compose_impl
