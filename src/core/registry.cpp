@@ -9,6 +9,7 @@ namespace {
 std::vector<std::unique_ptr<harness::Pattern>> register_all() {
   std::vector<std::unique_ptr<harness::Pattern>> all;
   all.push_back(harness::make_reduce_pattern());
+  all.push_back(harness::make_histogram_pattern());
   return all;
 }
 }  // namespace

@@ -9,5 +9,6 @@
 namespace tessera::harness {
 
 std::unique_ptr<Pattern> make_reduce_pattern();
+std::unique_ptr<Pattern> make_histogram_pattern();
 
 }  // namespace tessera::harness
