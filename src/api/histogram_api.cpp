@@ -16,6 +16,8 @@ using api::memory_of;
 using histogram_impl::HistogramSpec;
 using histogram_impl::HistogramVariant;
 
+constexpr int PACKED_FLOAT_MAX_BINS = 256;  // packed16_atomic keeps 2 blocks per SM up to here
+
 // The default variant of a spec, among those that support it: the first of
 // `preferred` that does.
 std::string first_supporting(const HistogramSpec& spec, std::initializer_list<const char*> preferred) {
@@ -77,10 +79,12 @@ std::string histogram_default_variant(Dtype type, int bins, std::size_t n) {
   // contention-free). The candidate kept as default comes from the H100
   // measurements of packed16_atomic, packed8_atomic and packed8_rmw.
   if (type == Dtype::u8) return "packed16_atomic";
-  // Floats: packed counters while (bins / 2) x 192 words fit (about 400
-  // bins), then the hot-bin copies while one copy fits, then global atomics.
+  // Floats: packed counters up to 256 bins (128 words x 192 threads: two
+  // blocks per SM, as for bytes; more bins fit one block only), then the
+  // hot-bin copies while one copy fits, then global atomics.
   const HistogramSpec spec{type, n, bins, 0.0f, 1.0f};
-  return first_supporting(spec, {"packed16_atomic", "hot_bin_copies"});
+  if (bins <= PACKED_FLOAT_MAX_BINS) return first_supporting(spec, {"packed16_atomic", "hot_bin_copies"});
+  return first_supporting(spec, {"hot_bin_copies"});
 }
 
 void histogram(const std::uint8_t* d_bytes, std::size_t n, std::uint32_t* d_counts, const HistogramOptions& options) {

@@ -25,7 +25,8 @@ int current_device() {
 }
 
 // Under cache_mutex: raises `kernel`'s dynamic shared-memory limit to what is
-// left of the per-block maximum after its static shared memory.
+// left of the per-block maximum after its static shared memory, and prefers
+// the maximum shared-memory carveout.
 void opt_in_locked(int device, const void* kernel) {
   static std::set<std::pair<int, const void*>> done;
   if (done.count({device, kernel}) != 0) return;
@@ -36,6 +37,11 @@ void opt_in_locked(int device, const void* kernel) {
   const int dynamic_max = optin - static_cast<int>(attr.sharedSizeBytes);
   if (dynamic_max > 0)
     TESSERA_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, dynamic_max));
+  // Ask for the largest shared-memory carveout, so that shared memory never
+  // caps the resident blocks the occupancy query reports (the carveout is a
+  // hint the driver otherwise picks itself).
+  TESSERA_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                    cudaSharedmemCarveoutMaxShared));
   done.insert({device, kernel});
 }
 
@@ -55,13 +61,6 @@ int resident_blocks_per_sm(const void* kernel, int block_threads, std::size_t sm
                 " threads and " + std::to_string(smem_bytes) + " bytes of dynamic shared memory per block");
   cache.emplace(key, blocks);
   return blocks;
-}
-
-std::size_t max_smem_per_block() {
-  const int device = current_device();
-  int optin = 0;
-  TESSERA_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  return static_cast<std::size_t>(optin);
 }
 
 }  // namespace tessera::gpu

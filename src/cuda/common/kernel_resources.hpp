@@ -12,11 +12,9 @@ namespace tessera::gpu {
 // `block_threads` threads and `smem_bytes` of dynamic shared memory, on the
 // current device. The first call for a kernel on a device raises its dynamic
 // shared-memory limit to the most a block may have, so launches above 48 KB
-// work. Throws tessera::Error naming `name` when no block fits at all.
+// work, and sets its preferred carveout to the most shared memory (meant for
+// kernels whose working set is in shared memory). Throws tessera::Error
+// naming `name` when no block fits at all.
 int resident_blocks_per_sm(const void* kernel, int block_threads, std::size_t smem_bytes, const char* name);
-
-// The most dynamic + static shared memory one block may use on the current
-// device (227 KB on H100 and H200).
-std::size_t max_smem_per_block();
 
 }  // namespace tessera::gpu
