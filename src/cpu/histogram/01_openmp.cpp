@@ -58,17 +58,9 @@ void count(const T* x, std::size_t n, const Rule& rule, std::uint32_t* counts, s
 }  // namespace
 
 void run_openmp(const HistogramCall& call) {
-  const HistogramSpec& s = call.spec;
-  switch (s.dtype) {
-    case Dtype::u8:
-      count(static_cast<const std::uint8_t*>(call.in), s.n, ByteBins{}, call.counts, call.out_of_range);
-      break;
-    case Dtype::f32:
-      count(static_cast<const float*>(call.in), s.n, EvenBins::make(s.bins, s.lo, s.hi), call.counts,
-            call.out_of_range);
-      break;
-    default: throw Error("histogram: cpu_openmp supports uint8 and float input only");
-  }
+  dispatch_by_type(call, "cpu_openmp", [&](const auto* x, std::size_t n, const auto& rule) {
+    count(x, n, rule, call.counts, call.out_of_range);
+  });
 }
 
 }  // namespace tessera::histogram_impl::cpu
