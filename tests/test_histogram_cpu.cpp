@@ -22,6 +22,7 @@
 #include "harness/generate.hpp"
 #include "histogram_test_support.hpp"
 #include "patterns/histogram.hpp"
+#include "test_support.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/histogram.hpp"
 
@@ -39,19 +40,6 @@ constexpr std::uint32_t kPoison = 0xA5A5A5A5u;
 
 HistogramSpec byte_spec(std::size_t n) { return {Dtype::u8, n, 256, 0.0f, 0.0f}; }
 HistogramSpec float_spec(std::size_t n, int bins, float lo, float hi) { return {Dtype::f32, n, bins, lo, hi}; }
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "threw a non-tessera exception: " << e.what();
-    return {};
-  }
-  ADD_FAILURE() << "did not throw tessera::Error";
-  return {};
-}
 
 bool contains(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
 
@@ -390,33 +378,33 @@ TEST(HistogramApiArguments, ErrorsNameTheArgumentAndWriteNothing) {
       if (c != 77u) return false;
     return oor == 77u;
   };
-  std::string msg = error_of([&] { histogram(nullptr, 10, counts.data()); });
+  std::string msg = tessera_test::error_message([&] { histogram(nullptr, 10, counts.data()); });
   EXPECT_TRUE(contains(msg, "d_bytes") && contains(msg, "null") && contains(msg, "10")) << msg;
-  msg = error_of([&] { histogram(bytes.data(), bytes.size(), nullptr); });
+  msg = tessera_test::error_message([&] { histogram(bytes.data(), bytes.size(), nullptr); });
   EXPECT_TRUE(contains(msg, "d_counts")) << msg;
-  msg = error_of([&] { histogram_even(nullptr, 5, 8, 0.0f, 1.0f, counts.data()); });
+  msg = tessera_test::error_message([&] { histogram_even(nullptr, 5, 8, 0.0f, 1.0f, counts.data()); });
   EXPECT_TRUE(contains(msg, "d_x") && contains(msg, "null")) << msg;
-  msg = error_of([&] { histogram_even(x.data(), x.size(), 0, 0.0f, 1.0f, counts.data(), &oor); });
+  msg = tessera_test::error_message([&] { histogram_even(x.data(), x.size(), 0, 0.0f, 1.0f, counts.data(), &oor); });
   EXPECT_TRUE(contains(msg, "bins = 0")) << msg;
-  msg = error_of([&] { histogram_even(x.data(), x.size(), 8, 1.0f, 1.0f, counts.data(), &oor); });
+  msg = tessera_test::error_message([&] { histogram_even(x.data(), x.size(), 8, 1.0f, 1.0f, counts.data(), &oor); });
   EXPECT_TRUE(contains(msg, "empty or inverted")) << msg;
-  msg = error_of([&] { histogram_even(x.data(), x.size(), 8, 2.0f, -1.0f, counts.data(), &oor); });
+  msg = tessera_test::error_message([&] { histogram_even(x.data(), x.size(), 8, 2.0f, -1.0f, counts.data(), &oor); });
   EXPECT_TRUE(contains(msg, "[2, -1)")) << msg;
-  msg = error_of([&] { histogram_even(x.data(), x.size(), 8, std::nanf(""), 1.0f, counts.data(), &oor); });
+  msg = tessera_test::error_message([&] { histogram_even(x.data(), x.size(), 8, std::nanf(""), 1.0f, counts.data(), &oor); });
   EXPECT_TRUE(contains(msg, "nan")) << msg;
-  msg = error_of([&] { histogram_even(x.data(), x.size(), 8, 0.0f, INFINITY, counts.data(), &oor); });
+  msg = tessera_test::error_message([&] { histogram_even(x.data(), x.size(), 8, 0.0f, INFINITY, counts.data(), &oor); });
   EXPECT_TRUE(contains(msg, "inf")) << msg;
-  msg = error_of([&] { histogram(bytes.data(), histogram_impl::MAX_N + 1, counts.data()); });
+  msg = tessera_test::error_message([&] { histogram(bytes.data(), histogram_impl::MAX_N + 1, counts.data()); });
   EXPECT_TRUE(contains(msg, "4294967296") && contains(msg, "2^32")) << msg;
-  msg = error_of([&] {
+  msg = tessera_test::error_message([&] {
     histogram_even(reinterpret_cast<const float*>(bytes.data() + 1), 4, 8, 0.0f, 1.0f, counts.data(), &oor);
   });
   EXPECT_TRUE(contains(msg, "aligned")) << msg;
-  msg = error_of([&] { histogram(bytes.data(), bytes.size(), reinterpret_cast<std::uint32_t*>(bytes.data() + 8)); });
+  msg = tessera_test::error_message([&] { histogram(bytes.data(), bytes.size(), reinterpret_cast<std::uint32_t*>(bytes.data() + 8)); });
   EXPECT_TRUE(contains(msg, "overlaps")) << msg;
-  msg = error_of([&] { histogram_even(x.data(), x.size(), 8, 0.0f, 1.0f, counts.data(), counts.data() + 3); });
+  msg = tessera_test::error_message([&] { histogram_even(x.data(), x.size(), 8, 0.0f, 1.0f, counts.data(), counts.data() + 3); });
   EXPECT_TRUE(contains(msg, "out_of_range")) << msg;
-  msg = error_of([&] { histogram(bytes.data(), bytes.size(), counts.data(), {.variant = "no_such_variant"}); });
+  msg = tessera_test::error_message([&] { histogram(bytes.data(), bytes.size(), counts.data(), {.variant = "no_such_variant"}); });
   EXPECT_TRUE(contains(msg, "no_such_variant") && contains(msg, "packed16_atomic") == TESSERA_HAVE_CUDA) << msg;
   EXPECT_TRUE(untouched());
 }

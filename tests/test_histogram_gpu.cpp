@@ -25,6 +25,7 @@
 #include "tessera/core/cuda_check.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/histogram.hpp"
+#include "test_support.hpp"
 
 namespace {
 
@@ -442,34 +443,25 @@ TEST_F(GpuHistogram, ApiErrorsNameTheProblemAndWriteNothing) {
       if (c != 0x77777777u) return false;
     return true;
   };
-  auto error_of = [](auto&& f) -> std::string {
-    try {
-      f();
-    } catch (const Error& e) {
-      return e.what();
-    }
-    ADD_FAILURE() << "did not throw tessera::Error";
-    return {};
-  };
-  std::string msg = error_of([&] { histogram(bytes.data(), n, counts.data()); });
+  std::string msg = tessera_test::error_message([&] { histogram(bytes.data(), n, counts.data()); });
   EXPECT_NE(msg.find("d_bytes must point to device memory"), std::string::npos) << msg;
   std::vector<std::uint32_t> host_counts(256, 5u);
-  msg = error_of([&] { histogram(db.data(), n, host_counts.data()); });
+  msg = tessera_test::error_message([&] { histogram(db.data(), n, host_counts.data()); });
   EXPECT_NE(msg.find("d_counts must point to device memory"), std::string::npos) << msg;
   EXPECT_EQ(host_counts[0], 5u);
-  msg = error_of([&] { histogram_even(x.data(), n, 64, 0.0f, 1.0f, counts.data()); });
+  msg = tessera_test::error_message([&] { histogram_even(x.data(), n, 64, 0.0f, 1.0f, counts.data()); });
   EXPECT_NE(msg.find("d_x must point to device memory"), std::string::npos) << msg;
-  msg = error_of([&] { histogram(db.data(), n, counts.data(), {.variant = "cpu_reference"}); });
+  msg = tessera_test::error_message([&] { histogram(db.data(), n, counts.data(), {.variant = "cpu_reference"}); });
   EXPECT_NE(msg.find("host memory"), std::string::npos) << msg;
-  msg = error_of([&] { histogram_even(dx.data(), n, 4096, 0.0f, 1.0f, counts.data(), nullptr, {.variant = "copy_per_8_threads"}); });
+  msg = tessera_test::error_message([&] { histogram_even(dx.data(), n, 4096, 0.0f, 1.0f, counts.data(), nullptr, {.variant = "copy_per_8_threads"}); });
   EXPECT_NE(msg.find("copy_per_8_threads"), std::string::npos) << msg;
-  msg = error_of([&] { histogram_even(dx.data(), n, 64, -1.0f, 1.0f, counts.data(), nullptr, {.variant = "cub_histogram_even"}); });
+  msg = tessera_test::error_message([&] { histogram_even(dx.data(), n, 64, -1.0f, 1.0f, counts.data(), nullptr, {.variant = "cub_histogram_even"}); });
   EXPECT_NE(msg.find("cub_histogram_even"), std::string::npos) << msg;
-  msg = error_of([&] {
+  msg = tessera_test::error_message([&] {
     histogram(db.data(), n, reinterpret_cast<std::uint32_t*>(db.data() + 16));
   });
   EXPECT_NE(msg.find("overlaps"), std::string::npos) << msg;
-  msg = error_of([&] { histogram_even(dx.data(), n, 0, 0.0f, 1.0f, counts.data()); });
+  msg = tessera_test::error_message([&] { histogram_even(dx.data(), n, 0, 0.0f, 1.0f, counts.data()); });
   EXPECT_NE(msg.find("bins = 0"), std::string::npos) << msg;
   EXPECT_TRUE(unchanged());
   // Still works afterwards.
