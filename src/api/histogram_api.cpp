@@ -45,8 +45,11 @@ void run_cpu_variant(const HistogramVariant& v, const HistogramSpec& spec, const
   if (out_of_range != nullptr) *out_of_range = dropped;
 }
 
-void run_checked(const HistogramSpec& spec, const void* in, std::uint32_t* counts, std::uint32_t* out_of_range,
-                 const HistogramOptions& options, const char* who, const char* in_name) {
+}  // namespace
+
+void histogram_impl::run_checked(const HistogramSpec& spec, const void* in, std::uint32_t* counts,
+                                 std::uint32_t* out_of_range, const HistogramOptions& options, const char* who,
+                                 const char* in_name) {
   histogram_impl::check_arguments(spec, in, counts, out_of_range, who, in_name);
   const HistogramVariant& v = histogram_impl::resolve(spec, options.variant, who);
   cudaStream_t stream = options.stream;
@@ -72,8 +75,6 @@ void run_checked(const HistogramSpec& spec, const void* in, std::uint32_t* count
   }
 }
 
-}  // namespace
-
 std::string histogram_default_variant(Dtype type, int bins, std::size_t n) {
   // Bytes: lane-private packed counters (docs/histogram.md: conflict-free and
   // contention-free). The candidate kept as default comes from the H100
@@ -85,16 +86,6 @@ std::string histogram_default_variant(Dtype type, int bins, std::size_t n) {
   const HistogramSpec spec{type, n, bins, 0.0f, 1.0f};
   if (bins <= PACKED_FLOAT_MAX_BINS) return first_supporting(spec, {"packed16_atomic", "hot_bin_copies"});
   return first_supporting(spec, {"hot_bin_copies"});
-}
-
-void histogram(const std::uint8_t* d_bytes, std::size_t n, std::uint32_t* d_counts, const HistogramOptions& options) {
-  run_checked(histogram_impl::byte_spec(n), d_bytes, d_counts, nullptr, options, "tessera::histogram", "d_bytes");
-}
-
-void histogram_even(const float* d_x, std::size_t n, int bins, float lo, float hi, std::uint32_t* d_counts,
-                    std::uint32_t* out_of_range, const HistogramOptions& options) {
-  run_checked(histogram_impl::even_spec(n, bins, lo, hi), d_x, d_counts, out_of_range, options,
-              "tessera::histogram_even", "d_x");
 }
 
 }  // namespace tessera

@@ -62,6 +62,13 @@ inline const HistogramVariant& resolve(const HistogramSpec& s, const std::string
   return *v;
 }
 
+// The checked run behind both public entry points (api/histogram_api_entries.cpp):
+// histogram_api.cpp defines it for CUDA builds, histogram_api_cpu.cpp for
+// CPU-only builds. `who` and `in_name` name the caller and its input argument
+// in error messages.
+void run_checked(const HistogramSpec& spec, const void* in, std::uint32_t* counts, std::uint32_t* out_of_range,
+                 const HistogramOptions& options, const char* who, const char* in_name);
+
 inline HistogramSpec byte_spec(std::size_t n) { return {Dtype::u8, n, BYTE_BINS, 0.0f, 0.0f}; }
 inline HistogramSpec even_spec(std::size_t n, int bins, float lo, float hi) { return {Dtype::f32, n, bins, lo, hi}; }
 

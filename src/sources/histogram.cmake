@@ -3,6 +3,7 @@ list(APPEND TESSERA_CXX_SOURCES
   cpu/histogram/00_reference.cpp
   cpu/histogram/01_openmp.cpp
   cpu/histogram/variants.cpp
+  api/histogram_api_entries.cpp
   patterns/histogram_table.cpp
   harness/problems/histogram_problem.cpp
 )
