@@ -25,6 +25,7 @@
 #include "tessera/core/cuda_check.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/histogram.hpp"
+#include "test_gpu_support.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -36,7 +37,6 @@ using histogram_impl::HistogramSpec;
 using histogram_impl::HistogramVariant;
 using histogram_test::Expected;
 
-constexpr const char* kNoGpu = "no CUDA device: GPU tests skipped";
 constexpr std::uint32_t kPoison = 0xA5A5A5A5u;
 constexpr std::size_t kGuard = 8;  // words after the counts that must stay poisoned
 
@@ -57,53 +57,10 @@ struct FloatBins {
 constexpr FloatBins kFloatBins[] = {{1, 0.0f, 1.0f},     {64, -0.5f, 1.5f},   {100, -2.0f, 6.0f}, {256, 0.0f, 1.0f},
                                     {400, -0.5f, 1.5f}, {1024, 0.0f, 1.0f}, {4096, -1.0f, 1.0f}};
 
-bool gpu_available() {
-  static const bool available = [] {
-    int count = 0;
-    const cudaError_t err = cudaGetDeviceCount(&count);
-    (void)cudaGetLastError();
-    return err == cudaSuccess && count > 0;
-  }();
-  return available;
-}
+using tessera_test::device_sync;
+using tessera_test::GpuFixture;
 
-void device_sync() { TESSERA_CUDA(cudaDeviceSynchronize()); }
-
-class Stream {
- public:
-  Stream() { TESSERA_CUDA(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
-  ~Stream() {
-    if (s_ != nullptr) (void)cudaStreamDestroy(s_);
-  }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  cudaStream_t get() const { return s_; }
-
- private:
-  cudaStream_t s_ = nullptr;
-};
-
-template <class Base>
-class WithGpu : public Base {
- protected:
-  void SetUp() override {
-    if (!gpu_available()) GTEST_SKIP() << kNoGpu;
-    stream_ = std::make_unique<Stream>();
-  }
-  void TearDown() override {
-    if (!stream_) return;
-    EXPECT_EQ(cudaStreamSynchronize(stream_->get()), cudaSuccess);
-    stream_.reset();
-    const cudaError_t err = cudaGetLastError();
-    EXPECT_EQ(err, cudaSuccess) << cudaGetErrorString(err);
-  }
-  cudaStream_t stream() const { return stream_->get(); }
-
- private:
-  std::unique_ptr<Stream> stream_;
-};
-
-using GpuHistogram = WithGpu<::testing::Test>;
+using GpuHistogram = GpuFixture<::testing::Test>;
 
 HistogramSpec byte_spec(std::size_t n) { return {Dtype::u8, n, 256, 0.0f, 0.0f}; }
 HistogramSpec float_spec(std::size_t n, const FloatBins& fb) { return {Dtype::f32, n, fb.bins, fb.lo, fb.hi}; }
@@ -206,7 +163,7 @@ std::vector<std::string> gpu_variant_names() {
   return names;
 }
 
-class GpuHistogramVariant : public WithGpu<::testing::TestWithParam<std::string>> {
+class GpuHistogramVariant : public GpuFixture<::testing::TestWithParam<std::string>> {
  protected:
   const HistogramVariant& variant() const {
     const HistogramVariant* v = histogram_impl::find_variant(GetParam());
@@ -313,25 +270,14 @@ TEST_P(GpuHistogramVariant, RunCanBeCapturedInAGraph) {
   DeviceBytes ws(v.workspace_bytes(s));
   DeviceBuffer<std::uint32_t> counts(fb.bins), oor(1);
   device_sync();
-  cudaGraph_t graph = nullptr;
-  ASSERT_EQ(cudaStreamBeginCapture(stream(), cudaStreamCaptureModeGlobal), cudaSuccess);
-  std::string thrown;
-  try {
-    v.run(HistogramCall{s, d.data(), counts.data(), oor.data(), ws.data(), stream()});
-  } catch (const std::exception& ex) {
-    thrown = ex.what();
-  }
-  const cudaError_t end = cudaStreamEndCapture(stream(), &graph);
-  (void)cudaGetLastError();
-  EXPECT_EQ(thrown, "") << "run failed under stream capture";
-  ASSERT_EQ(end, cudaSuccess) << cudaGetErrorString(end);
-  cudaGraphExec_t exec = nullptr;
-  ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+  const tessera_test::CapturedGraph graph(
+      stream(), [&] { v.run(HistogramCall{s, d.data(), counts.data(), oor.data(), ws.data(), stream()}); });
+  ASSERT_TRUE(graph.ok());
   for (int replay = 0; replay < 3; ++replay) {
     counts.fill_bytes(0x11 * (replay + 1), stream());
     oor.fill_bytes(0x22, stream());
     ws.fill_bytes(0x33 * replay, stream());
-    ASSERT_EQ(cudaGraphLaunch(exec, stream()), cudaSuccess);
+    ASSERT_EQ(graph.launch(stream()), cudaSuccess);
     ASSERT_EQ(cudaStreamSynchronize(stream()), cudaSuccess);
     std::vector<std::uint32_t> got(fb.bins);
     std::uint32_t got_oor = 0;
@@ -339,8 +285,6 @@ TEST_P(GpuHistogramVariant, RunCanBeCapturedInAGraph) {
     oor.download(&got_oor, 1);
     EXPECT_TRUE(histogram_test::same_counts(got.data(), got_oor, e)) << "replay " << replay;
   }
-  (void)cudaGraphExecDestroy(exec);
-  (void)cudaGraphDestroy(graph);
 }
 
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(GpuHistogramVariant);
