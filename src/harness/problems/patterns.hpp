@@ -16,5 +16,6 @@ std::vector<std::unique_ptr<Pattern>> make_compose_patterns();
 std::unique_ptr<Pattern> make_transpose_pattern();
 std::unique_ptr<Pattern> make_gemm_pattern();
 std::unique_ptr<Pattern> make_batched_scan_pattern();
+std::unique_ptr<Pattern> make_histogram_pattern();
 
 }  // namespace tessera::harness
