@@ -14,35 +14,15 @@
 // copy (3 blocks), Kahan and double-float ~75% (2 blocks), double unchanged
 // (~60%: its row equals fused_one_pass). Kept beside fused_one_pass so one
 // bench compares both; the API switches only on a measured win.
-#include <type_traits>
-
 #include "cuda/batched_scan/tile_kernel.cuh"
 
 namespace tessera::batched_scan_impl {
-
-namespace {
-
-// Resident blocks per SM asked of ptxas, per accumulator (sm_90, CUDA 12,
-// -DTESSERA_PTXAS_VERBOSE=ON on this file):
-// - float: 3 -> 56 registers, no spill (4 -> 40 registers, 20 bytes spilled);
-//   3 x 43 KB shared memory fits the SM's 228 KB;
-// - Kahan, double-float: 2 -> 80 registers, no spill (3 spills ~1 KB);
-// - double: 1 (2 spills 328 bytes: left as fused_one_pass until measured).
-template <class R>
-constexpr int occupancy_blocks() {
-  if constexpr (std::is_same_v<typename R::acc_t, float>) return 3;
-  else if constexpr (std::is_same_v<typename R::acc_t, double>) return 1;
-  else return 2;
-}
-static_assert(occupancy_blocks<PlainSum<float, float>>() * TilePolicy::BLOCK <= 2048, "threads per SM");
-
-}  // namespace
 
 void run_fused_occupancy(const ScanCall& call) {
   const ScanSpec& s = call.spec;
   if (!gpu_detail::has_work(s)) return;
   gpu_detail::dispatch_accum("fused_occupancy", s.accum, [&]<class R>() {
-    gpu_detail::launch_tile_kernel<R, false, occupancy_blocks<R>()>(call, 1, nullptr,
+    gpu_detail::launch_tile_kernel<R, false, gpu_detail::occupancy_blocks<R>()>(call, 1, nullptr,
                                                                      "batched_scan_fused_occupancy_kernel");
   });
 }

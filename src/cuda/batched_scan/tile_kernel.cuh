@@ -25,6 +25,8 @@
 
 #include <cuda_pipeline_primitives.h>
 
+#include <type_traits>
+
 #include "cuda/batched_scan/common.cuh"
 #include "cuda/batched_scan/rungs.hpp"
 #include "cuda/batched_scan/scan_items.cuh"
@@ -119,5 +121,21 @@ void launch_tile_kernel(const ScanCall& call, std::size_t T, const typename R::a
   detail::launch(name, kernel, dim3(grid), dim3(TILE_BLOCK), 0, call.stream, s.rows * s.len, call.in, s.in_pitch,
                  call.out, s.out_pitch, s.rows, s.len, T, s.direction, s.exclusive, carries);
 }
+
+
+// Resident blocks per SM asked of ptxas, per accumulator (sm_90, CUDA 12,
+// -DTESSERA_PTXAS_VERBOSE=ON, the fused kernel; 06_multi_tile.cu lists its
+// kernels):
+// - float: 3 -> 56 registers, no spill (4 -> 40 registers, 20 bytes spilled);
+//   3 x 43 KB shared memory fits the SM's 228 KB;
+// - Kahan, double-float: 2 -> 80 registers, no spill (3 spills ~1 KB);
+// - double: 1 (2 spills 328 bytes: left as fused_one_pass until measured).
+template <class R>
+constexpr int occupancy_blocks() {
+  if constexpr (std::is_same_v<typename R::acc_t, float>) return 3;
+  else if constexpr (std::is_same_v<typename R::acc_t, double>) return 1;
+  else return 2;
+}
+static_assert(occupancy_blocks<PlainSum<float, float>>() * TilePolicy::BLOCK <= 2048, "threads per SM");
 
 }  // namespace tessera::batched_scan_impl::gpu_detail
