@@ -39,8 +39,8 @@ constexpr int CARRY_WARPS = 8;  // rows per block of the carries kernel (256 thr
 
 // Per tile t: stats[2t] = X (its samples' sum), stats[2t + 1] = Q (its
 // tile-local forward values' sum; only with want_q).
-template <class R>
-__global__ __launch_bounds__(TilePolicy::BLOCK) void batched_scan_tile_totals_kernel(
+template <class R, int MIN_BLOCKS>
+__global__ __launch_bounds__(TilePolicy::BLOCK, MIN_BLOCKS) void batched_scan_tile_totals_kernel(
     const float* in, std::size_t in_pitch, std::size_t rows, std::size_t len, std::size_t tiles_per_row,
     bool want_q, bool exclusive, typename R::acc_t* stats) {
   using acc_t = typename R::acc_t;
@@ -124,7 +124,9 @@ __global__ __launch_bounds__(CARRY_WARPS * 32) void batched_scan_tile_carries_ke
   }
 }
 
-template <class R>
+// MIN_BLOCKS: resident blocks per SM asked of ptxas for the totals and tile
+// kernels (1 for multi_tile; per accumulator for multi_tile_occupancy).
+template <class R, int MIN_BLOCKS>
 void run_multi_tile_r(const ScanCall& call) {
   using acc_t = typename R::acc_t;
   static std::atomic<int> occupancy{0};
@@ -133,7 +135,7 @@ void run_multi_tile_r(const ScanCall& call) {
   const std::size_t tiles = s.rows * T;
   auto* stats = static_cast<acc_t*>(call.workspace);
   acc_t* carries = stats + 2 * tiles;
-  auto totals = batched_scan_tile_totals_kernel<R>;
+  auto totals = batched_scan_tile_totals_kernel<R, MIN_BLOCKS>;
   const int per_sm = gpu_detail::prepare_kernel(totals, TILE_BLOCK, 0, occupancy);
   const std::size_t cap = static_cast<std::size_t>(gpu::sm_count()) * static_cast<std::size_t>(per_sm);
   const unsigned grid = gpu_detail::grid_of(tiles < cap ? tiles : cap, "batched_scan_tile_totals_kernel", s);
@@ -144,7 +146,7 @@ void run_multi_tile_r(const ScanCall& call) {
   detail::launch("batched_scan_tile_carries_kernel", batched_scan_tile_carries_kernel<R>, dim3(cgrid),
                  dim3(CARRY_WARPS * 32), 0, call.stream, tiles, call.in, s.in_pitch, s.rows, s.len, T, s.direction,
                  static_cast<const acc_t*>(stats), carries);
-  gpu_detail::launch_tile_kernel<R, true>(call, T, carries, "batched_scan_multi_tile_kernel");
+  gpu_detail::launch_tile_kernel<R, true, MIN_BLOCKS>(call, T, carries, "batched_scan_multi_tile_kernel");
 }
 
 std::size_t acc_bytes(Accum a) {
@@ -158,8 +160,24 @@ std::size_t acc_bytes(Accum a) {
 void run_multi_tile(const ScanCall& call) {
   const ScanSpec& s = call.spec;
   if (!gpu_detail::has_work(s)) return;
-  gpu_detail::dispatch_accum("multi_tile", s.accum, [&]<class R>() { run_multi_tile_r<R>(call); });
+  gpu_detail::dispatch_accum("multi_tile", s.accum, [&]<class R>() { run_multi_tile_r<R, 1>(call); });
 }
+
+// Step 6, occupancy row: the same three launches with the fused rung's
+// per-accumulator occupancy target (05_fused_occupancy.cu explains it):
+// float 3, Kahan and double-float 2, double 1 resident blocks per SM.
+// ptxas (sm_90): the tile kernel drops from 72 / 168 / 168 registers
+// (float / Kahan / double-float) to 56 / 80 / 80, no spills; the totals
+// kernel is at 44-52 registers either way (shared memory bound). Expected: float ~62% (it is near its 3-access ceiling already), Kahan /
+// double-float ~52-56% (from 39-45%), double unchanged.
+void run_multi_tile_occupancy(const ScanCall& call) {
+  const ScanSpec& s = call.spec;
+  if (!gpu_detail::has_work(s)) return;
+  gpu_detail::dispatch_accum("multi_tile_occupancy", s.accum,
+                             [&]<class R>() { run_multi_tile_r<R, gpu_detail::occupancy_blocks<R>()>(call); });
+}
+std::size_t ws_multi_tile_occupancy(const ScanSpec& s) { return ws_multi_tile(s); }
+bool supports_multi_tile_occupancy(const ScanSpec&) { return true; }
 // 4 states per tile: X, Q, forward carry, backward carry.
 std::size_t ws_multi_tile(const ScanSpec& s) {
   if (s.rows == 0 || s.len == 0) return 0;

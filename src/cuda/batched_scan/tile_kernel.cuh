@@ -25,6 +25,8 @@
 
 #include <cuda_pipeline_primitives.h>
 
+#include <type_traits>
+
 #include "cuda/batched_scan/common.cuh"
 #include "cuda/batched_scan/rungs.hpp"
 #include "cuda/batched_scan/scan_items.cuh"
@@ -67,8 +69,12 @@ __device__ __forceinline__ void load_tile_items(float* buf, const float* row, co
   __syncthreads();  // buf fully read
 }
 
-template <class R, bool CARRY>
-__global__ __launch_bounds__(TilePolicy::BLOCK) void batched_scan_tile_kernel(
+// MIN_BLOCKS: the occupancy target handed to ptxas (__launch_bounds__'s
+// second argument). 1 lets the 8-byte accumulators take ~124 registers (one
+// 384-thread block per SM: ~60% of copy on the H100); 2 caps them at 85 so
+// two tiles overlap their load, scan and store phases on each SM.
+template <class R, bool CARRY, int MIN_BLOCKS = 1>
+__global__ __launch_bounds__(TilePolicy::BLOCK, MIN_BLOCKS) void batched_scan_tile_kernel(
     const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch, std::size_t rows, std::size_t len,
     std::size_t tiles_per_row, ScanDirection dir, bool exclusive, const typename R::acc_t* carries) {
   using acc_t = typename R::acc_t;
@@ -103,11 +109,11 @@ __global__ __launch_bounds__(TilePolicy::BLOCK) void batched_scan_tile_kernel(
 
 // Launches the tile kernel over rows x T tiles (grid capped at what the GPU
 // holds at once; the kernel loops over the rest).
-template <class R, bool CARRY>
+template <class R, bool CARRY, int MIN_BLOCKS = 1>
 void launch_tile_kernel(const ScanCall& call, std::size_t T, const typename R::acc_t* carries, const char* name) {
   static std::atomic<int> occupancy{0};
   const ScanSpec& s = call.spec;
-  auto kernel = batched_scan_tile_kernel<R, CARRY>;
+  auto kernel = batched_scan_tile_kernel<R, CARRY, MIN_BLOCKS>;
   const int per_sm = prepare_kernel(kernel, TILE_BLOCK, 0, occupancy);
   const std::size_t tiles = s.rows * T;
   const std::size_t cap = static_cast<std::size_t>(gpu::sm_count()) * static_cast<std::size_t>(per_sm);
@@ -115,5 +121,21 @@ void launch_tile_kernel(const ScanCall& call, std::size_t T, const typename R::a
   detail::launch(name, kernel, dim3(grid), dim3(TILE_BLOCK), 0, call.stream, s.rows * s.len, call.in, s.in_pitch,
                  call.out, s.out_pitch, s.rows, s.len, T, s.direction, s.exclusive, carries);
 }
+
+
+// Resident blocks per SM asked of ptxas, per accumulator (sm_90, CUDA 12,
+// -DTESSERA_PTXAS_VERBOSE=ON, the fused kernel; 06_multi_tile.cu lists its
+// kernels):
+// - float: 3 -> 56 registers, no spill (4 -> 40 registers, 20 bytes spilled);
+//   3 x 43 KB shared memory fits the SM's 228 KB;
+// - Kahan, double-float: 2 -> 80 registers, no spill (3 spills ~1 KB);
+// - double: 1 (2 spills 328 bytes: left as fused_one_pass until measured).
+template <class R>
+constexpr int occupancy_blocks() {
+  if constexpr (std::is_same_v<typename R::acc_t, float>) return 3;
+  else if constexpr (std::is_same_v<typename R::acc_t, double>) return 1;
+  else return 2;
+}
+static_assert(occupancy_blocks<PlainSum<float, float>>() * TilePolicy::BLOCK <= 2048, "threads per SM");
 
 }  // namespace tessera::batched_scan_impl::gpu_detail
