@@ -30,7 +30,10 @@
 // Variants (policies in lookback_run.cuh, for the GPU run to choose from):
 //   lookback               256 threads x 4 vectors, 4 slots per lane, <= 64 registers;
 //   lookback_large_tiles   256 x 8 vectors (32 KiB float tiles), 2 blocks per SM;
-//   lookback_small_blocks  128 x 4 vectors (8 KiB tiles), up to 8 blocks per SM.
+//   lookback_small_blocks  128 x 4 vectors (8 KiB tiles), up to 8 blocks per SM;
+//   lookback_window32/64, lookback_no_backoff, lookback_384x6, lookback_512x4:
+//                          tuning rows after the first H100 bench, one change
+//                          each over lookback_large_tiles (lookback_run.cuh).
 // The two alternatives take 4-byte elements with the native accumulator
 // (float, int32, uint32; sum, min, max) to bound compile time.
 #include <cuda_runtime.h>
@@ -91,5 +94,17 @@ void run_lookback_small_blocks(const ScanCall& call) {
 }
 std::size_t ws_lookback_small_blocks(const ScanSpec& spec) { return workspace_for<LookbackSmallBlocks>(spec); }
 bool supports_lookback_small_blocks(const ScanSpec& spec) { return four_byte_native(spec); }
+
+// The tuning rows (lookback_run.cuh says what each one tests).
+#define TESSERA_LOOKBACK_ROW(name, Policy)                                                          \
+  void run_##name(const ScanCall& call) { run_four_byte<Policy>(#name, call); }                    \
+  std::size_t ws_##name(const ScanSpec& spec) { return workspace_for<Policy>(spec); }              \
+  bool supports_##name(const ScanSpec& spec) { return four_byte_native(spec); }
+TESSERA_LOOKBACK_ROW(lookback_window32, LookbackWindow32)
+TESSERA_LOOKBACK_ROW(lookback_window64, LookbackWindow64)
+TESSERA_LOOKBACK_ROW(lookback_no_backoff, LookbackNoBackoff)
+TESSERA_LOOKBACK_ROW(lookback_384x6, Lookback384x6)
+TESSERA_LOOKBACK_ROW(lookback_512x4, Lookback512x4)
+#undef TESSERA_LOOKBACK_ROW
 
 }  // namespace tessera::scan_impl

@@ -50,17 +50,20 @@ namespace tessera::gpu {
 // Tuning of the look-back kernel (the primary and alternative policies are
 // defined, with their provenance, where they are registered:
 // src/cuda/scan/09_lookback.cu).
-template <int THREADS_, int VECTORS_, int LOOKBACK_PER_LANE_, int MIN_BLOCKS_, CacheHint HINT_ = CacheHint::normal>
+template <int THREADS_, int VECTORS_, int LOOKBACK_PER_LANE_, int MIN_BLOCKS_, CacheHint HINT_ = CacheHint::normal,
+          unsigned MAX_SLEEP_NS_ = LOOKBACK_MAX_SLEEP_NS>
 struct LookbackPolicy {
   static constexpr int THREADS = THREADS_;                      // threads per block
   static constexpr int VECTORS = VECTORS_;                      // 16-byte vectors per thread per tile
   static constexpr int LOOKBACK_PER_LANE = LOOKBACK_PER_LANE_;  // predecessors per lane per look-back round
   static constexpr int MIN_BLOCKS = MIN_BLOCKS_;                // __launch_bounds__ blocks per SM (register cap)
   static constexpr CacheHint HINT = HINT_;                      // cache hint of the data accesses
+  static constexpr unsigned MAX_SLEEP_NS = MAX_SLEEP_NS_;       // look-back back-off cap (0: spin)
   static_assert(valid_scan_block<THREADS>, "THREADS: whole warps, at most 1024");
   static_assert(VECTORS >= 1 && VECTORS <= 16, "VECTORS: 1..16 vectors per thread");
   static_assert(LOOKBACK_PER_LANE >= 1 && LOOKBACK_PER_LANE <= 8, "LOOKBACK_PER_LANE: 1..8");
   static_assert(MIN_BLOCKS >= 1 && MIN_BLOCKS * THREADS <= 2048, "MIN_BLOCKS: resident blocks an sm_90 SM can hold");
+  static_assert(MAX_SLEEP_NS <= 1000000, "MAX_SLEEP_NS: __nanosleep takes at most 1 ms");
 };
 
 // Where the tiles lie for one call (computed on the host from the pointers).
@@ -197,7 +200,7 @@ __global__ __launch_bounds__(P::THREADS, P::MIN_BLOCKS) void scan_lookback_kerne
   acc_t tile_total;
   const acc_t warp_prefix = warp_prefix_from_totals<P::THREADS>(s_warp_totals, f, tile_total);
   if (warp == 0) {
-    const acc_t tile_prefix = tile_exclusive_prefix<P::LOOKBACK_PER_LANE>(status, tile, tile_total, f);
+    const acc_t tile_prefix = tile_exclusive_prefix<P::LOOKBACK_PER_LANE, P::MAX_SLEEP_NS>(status, tile, tile_total, f);
     if (lane == 0) {
       *s_tile_prefix = tile_prefix;
       if (total != nullptr && tile == layout.tiles - 1)
