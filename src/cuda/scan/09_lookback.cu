@@ -107,4 +107,25 @@ TESSERA_LOOKBACK_ROW(lookback_384x6, Lookback384x6)
 TESSERA_LOOKBACK_ROW(lookback_512x4, Lookback512x4)
 #undef TESSERA_LOOKBACK_ROW
 
+template <class P>
+void run_persistent(const char* variant, const ScanCall& call) {
+  if (!four_byte_native(call.spec)) throw_unsupported(variant, call.spec);
+  dispatch_scan_or_throw(variant, call.spec, [&]<class R>() {
+    if constexpr (sizeof(typename R::in_t) == 4 && std::is_same_v<typename R::in_t, typename R::acc_t>) {
+      using S = ScanOf<R>;
+      run_lookback_persistent<P>("scan_lookback_persistent_kernel", S{}, static_cast<const typename S::in_t*>(call.in),
+                                 static_cast<typename S::out_t*>(call.out), call.spec.n, call.spec.exclusive,
+                                 call.workspace, call.stream);
+    }
+  });
+}
+void run_lookback_persistent(const ScanCall& call) { run_persistent<LookbackPersistent>("lookback_persistent", call); }
+std::size_t ws_lookback_persistent(const ScanSpec& spec) { return workspace_for<LookbackPersistent>(spec); }
+bool supports_lookback_persistent(const ScanSpec& spec) { return four_byte_native(spec); }
+void run_lookback_persistent_large(const ScanCall& call) {
+  run_persistent<LookbackPersistentLarge>("lookback_persistent_large", call);
+}
+std::size_t ws_lookback_persistent_large(const ScanSpec& spec) { return workspace_for<LookbackPersistentLarge>(spec); }
+bool supports_lookback_persistent_large(const ScanSpec& spec) { return four_byte_native(spec); }
+
 }  // namespace tessera::scan_impl

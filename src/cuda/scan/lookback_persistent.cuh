@@ -1,0 +1,175 @@
+// The persistent, pipelined look-back kernel (step 9 tuning row
+// lookback_persistent): grid = the blocks that fit on the GPU at once; each
+// block loops over tiles taken from the same atomic counter as
+// scan_lookback_kernel (lookback_tile.cuh, which documents the data layout,
+// the fold and the output formula this kernel repeats), and issues the 16-byte
+// loads of its NEXT tile into registers right after the first barrier of the
+// current one, before warp 0 looks back and before the stores: DRAM reads keep
+// flowing while the look-back waits on L2, which the one-tile-per-block kernel
+// leaves to other resident blocks.
+//
+// Deadlock-free like the one-tile kernel: a block takes a tile only while it
+// runs, and a tile's look-back waits only on tiles taken before it, all held
+// by running blocks. Shared memory reused across tiles: the warp totals are
+// rewritten only after the second barrier of the previous tile (every read of
+// them lies between the first and second), the tile prefix only after the
+// first barrier of the next tile (every read lies before it), and the next
+// tile index alternates between two slots (a slot is rewritten two tiles
+// later, after barriers every reader has passed).
+#pragma once
+
+#include "cuda/scan/lookback_tile.cuh"
+
+namespace tessera::gpu {
+
+template <class P, class F>
+__global__ __launch_bounds__(P::THREADS, P::MIN_BLOCKS) void scan_lookback_persistent_kernel(
+    const typename F::in_t* in, typename F::out_t* out, ScanLayout layout, void* workspace,
+    typename F::out_t* total, F f) {
+  using L = LookbackScan<P, F>;
+  using in_t = typename F::in_t;
+  using acc_t = typename F::acc_t;
+  using out_t = typename F::out_t;
+  static_assert(vectorizable16<in_t> && std::is_same_v<in_t, acc_t>, "4-byte-class native scans only");
+  constexpr int VECTORS = P::VECTORS;
+  constexpr int VEC = L::VEC;
+  constexpr int WARPS = P::THREADS / 32;
+
+  __shared__ unsigned s_next[2];
+  __shared__ alignas(16) unsigned char s_raw[sizeof(acc_t) * (WARPS + 1)];
+  acc_t* s_warp_totals = reinterpret_cast<acc_t*>(s_raw);
+  acc_t* s_tile_prefix = s_warp_totals + WARPS;
+
+  unsigned char* ws = static_cast<unsigned char*>(workspace);
+  unsigned* counter = reinterpret_cast<unsigned*>(ws);
+  const TileStatus<acc_t> status(ws + L::COUNTER_BYTES, layout.tiles);
+  const unsigned lane = lane_index();
+  const unsigned warp = threadIdx.x / 32;
+  const long long n = static_cast<long long>(layout.n);
+
+  // Where tile t lies for this thread, and whether it takes the vector path.
+  auto first_of = [&](unsigned t) {
+    const long long begin = static_cast<long long>(t) * static_cast<long long>(L::TILE_ITEMS) - layout.shift;
+    return begin + static_cast<long long>(warp) * L::WARP_ITEMS + static_cast<long long>(lane) * VEC;
+  };
+  auto full_of = [&](unsigned t) {
+    const long long begin = static_cast<long long>(t) * static_cast<long long>(L::TILE_ITEMS) - layout.shift;
+    return begin >= 0 && begin + static_cast<long long>(L::TILE_ITEMS) <= n;
+  };
+
+  unsigned tile = take_tile_index(counter, s_next[1]);
+  in_t x[VECTORS][VEC];  // the current tile's elements when prefetched
+  bool have_x = false;
+  for (unsigned iter = 0; tile < layout.tiles; ++iter) {
+    if (threadIdx.x == 0) s_next[iter & 1] = atomicAdd(counter, 1u);
+    const long long first = first_of(tile);
+    const bool full = full_of(tile);
+
+    // ---- load (unless prefetched) and fold -----------------------------------
+    if (!have_x && full && layout.vec_in) {
+#pragma unroll
+      for (int k = 0; k < VECTORS; ++k) load_vec16<P::HINT>(in + first + k * 32 * VEC, x[k]);
+      have_x = true;
+    }
+    acc_t s[VECTORS][VEC];
+    if (have_x) {
+#pragma unroll
+      for (int k = 0; k < VECTORS; ++k) {
+        s[k][0] = f.lift(x[k][0]);
+#pragma unroll
+        for (int j = 1; j < VEC; ++j) s[k][j] = f.combine(s[k][j - 1], f.lift(x[k][j]));
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < VECTORS; ++k) {
+#pragma unroll
+        for (int j = 0; j < VEC; ++j) {
+          const long long i = first + k * 32 * VEC + j;
+          const bool valid = i >= 0 && i < n;
+          if (j == 0) s[k][0] = valid ? f.lift(in[i]) : f.identity();
+          else s[k][j] = valid ? f.combine(s[k][j - 1], f.lift(in[i])) : s[k][j - 1];
+        }
+      }
+    }
+
+    // ---- rows -------------------------------------------------------------------
+    acc_t row_prefix[VECTORS];
+    acc_t warp_total;
+#pragma unroll
+    for (int k = 0; k < VECTORS; ++k) {
+      const acc_t inclusive = warp_inclusive_scan(s[k][VEC - 1], f);
+      const acc_t lane_prefix = warp_exclusive_from_inclusive(inclusive, f);
+      const acc_t row_total = shfl_idx_any(inclusive, 31);
+      if (k == 0) {
+        row_prefix[0] = lane_prefix;
+        warp_total = row_total;
+      } else {
+        row_prefix[k] = lane == 0 ? warp_total : f.combine(warp_total, lane_prefix);
+        warp_total = f.combine(warp_total, row_total);
+      }
+    }
+    if (lane == 0) s_warp_totals[warp] = warp_total;
+    __syncthreads();
+    const unsigned next = s_next[iter & 1];
+
+    // ---- prefetch the next tile: its reads overlap this tile's look-back ---------
+    have_x = false;
+    if (next < layout.tiles && full_of(next) && layout.vec_in) {
+      const long long nfirst = first_of(next);
+#pragma unroll
+      for (int k = 0; k < VECTORS; ++k) load_vec16<P::HINT>(in + nfirst + k * 32 * VEC, x[k]);
+      have_x = true;
+    }
+
+    // ---- block: look-back ---------------------------------------------------------
+    acc_t tile_total;
+    const acc_t warp_prefix = warp_prefix_from_totals<P::THREADS>(s_warp_totals, f, tile_total);
+    if (warp == 0) {
+      const acc_t tile_prefix = tile_exclusive_prefix<P::LOOKBACK_PER_LANE, P::MAX_SLEEP_NS>(status, tile, tile_total, f);
+      if (lane == 0) {
+        *s_tile_prefix = tile_prefix;
+        if (total != nullptr && tile == layout.tiles - 1)
+          *total = f.output(tile == 0 ? tile_total : f.combine(tile_prefix, tile_total));
+      }
+    }
+    __syncthreads();
+
+    // ---- outputs ------------------------------------------------------------------
+    acc_t head = warp_prefix;
+    bool has_head = warp > 0;
+    if (tile > 0) {
+      head = has_head ? f.combine(*s_tile_prefix, warp_prefix) : *s_tile_prefix;
+      has_head = true;
+    }
+    out_t y[VECTORS][VEC];
+#pragma unroll
+    for (int k = 0; k < VECTORS; ++k) {
+      const bool has_pre = has_head || k > 0 || lane > 0;
+      const acc_t pre = has_head ? f.combine(head, row_prefix[k]) : row_prefix[k];
+#pragma unroll
+      for (int j = 0; j < VEC; ++j) {
+        if (layout.exclusive) {
+          if (j == 0) y[k][0] = f.output(has_pre ? pre : f.identity());
+          else y[k][j] = f.output(has_pre ? f.combine(pre, s[k][j - 1]) : s[k][j - 1]);
+        } else {
+          y[k][j] = f.output(has_pre ? f.combine(pre, s[k][j]) : s[k][j]);
+        }
+      }
+    }
+    if (full && layout.vec_out) {
+#pragma unroll
+      for (int k = 0; k < VECTORS; ++k) store_vec16<P::HINT>(out + first + k * 32 * VEC, y[k]);
+    } else {
+#pragma unroll
+      for (int k = 0; k < VECTORS; ++k)
+#pragma unroll
+        for (int j = 0; j < VEC; ++j) {
+          const long long i = first + k * 32 * VEC + j;
+          if (i >= 0 && i < n) out[i] = y[k][j];
+        }
+    }
+    tile = next;
+  }
+}
+
+}  // namespace tessera::gpu
