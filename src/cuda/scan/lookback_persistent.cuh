@@ -29,7 +29,6 @@ __global__ __launch_bounds__(P::THREADS, P::MIN_BLOCKS) void scan_lookback_persi
   using L = LookbackScan<P, F>;
   using in_t = typename F::in_t;
   using acc_t = typename F::acc_t;
-  using out_t = typename F::out_t;
   static_assert(vectorizable16<in_t> && std::is_same_v<in_t, acc_t>, "4-byte-class native scans only");
   constexpr int VECTORS = P::VECTORS;
   constexpr int VEC = L::VEC;
@@ -72,42 +71,12 @@ __global__ __launch_bounds__(P::THREADS, P::MIN_BLOCKS) void scan_lookback_persi
       have_x = true;
     }
     acc_t s[VECTORS][VEC];
-    if (have_x) {
-#pragma unroll
-      for (int k = 0; k < VECTORS; ++k) {
-        s[k][0] = f.lift(x[k][0]);
-#pragma unroll
-        for (int j = 1; j < VEC; ++j) s[k][j] = f.combine(s[k][j - 1], f.lift(x[k][j]));
-      }
-    } else {
-#pragma unroll
-      for (int k = 0; k < VECTORS; ++k) {
-#pragma unroll
-        for (int j = 0; j < VEC; ++j) {
-          const long long i = first + k * 32 * VEC + j;
-          const bool valid = i >= 0 && i < n;
-          if (j == 0) s[k][0] = valid ? f.lift(in[i]) : f.identity();
-          else s[k][j] = valid ? f.combine(s[k][j - 1], f.lift(in[i])) : s[k][j - 1];
-        }
-      }
-    }
+    if (have_x) fold_tile_vectors<P>(f, x, s);
+    else fold_tile_scalar<P>(f, in, first, n, s);
 
     // ---- rows -------------------------------------------------------------------
     acc_t row_prefix[VECTORS];
-    acc_t warp_total;
-#pragma unroll
-    for (int k = 0; k < VECTORS; ++k) {
-      const acc_t inclusive = warp_inclusive_scan(s[k][VEC - 1], f);
-      const acc_t lane_prefix = warp_exclusive_from_inclusive(inclusive, f);
-      const acc_t row_total = shfl_idx_any(inclusive, 31);
-      if (k == 0) {
-        row_prefix[0] = lane_prefix;
-        warp_total = row_total;
-      } else {
-        row_prefix[k] = lane == 0 ? warp_total : f.combine(warp_total, lane_prefix);
-        warp_total = f.combine(warp_total, row_total);
-      }
-    }
+    const acc_t warp_total = tile_row_prefixes<P>(f, lane, s, row_prefix);
     if (lane == 0) s_warp_totals[warp] = warp_total;
     __syncthreads();
     const unsigned next = s_next[iter & 1];
@@ -141,33 +110,7 @@ __global__ __launch_bounds__(P::THREADS, P::MIN_BLOCKS) void scan_lookback_persi
       head = has_head ? f.combine(*s_tile_prefix, warp_prefix) : *s_tile_prefix;
       has_head = true;
     }
-    out_t y[VECTORS][VEC];
-#pragma unroll
-    for (int k = 0; k < VECTORS; ++k) {
-      const bool has_pre = has_head || k > 0 || lane > 0;
-      const acc_t pre = has_head ? f.combine(head, row_prefix[k]) : row_prefix[k];
-#pragma unroll
-      for (int j = 0; j < VEC; ++j) {
-        if (layout.exclusive) {
-          if (j == 0) y[k][0] = f.output(has_pre ? pre : f.identity());
-          else y[k][j] = f.output(has_pre ? f.combine(pre, s[k][j - 1]) : s[k][j - 1]);
-        } else {
-          y[k][j] = f.output(has_pre ? f.combine(pre, s[k][j]) : s[k][j]);
-        }
-      }
-    }
-    if (full && layout.vec_out) {
-#pragma unroll
-      for (int k = 0; k < VECTORS; ++k) store_vec16<P::HINT>(out + first + k * 32 * VEC, y[k]);
-    } else {
-#pragma unroll
-      for (int k = 0; k < VECTORS; ++k)
-#pragma unroll
-        for (int j = 0; j < VEC; ++j) {
-          const long long i = first + k * 32 * VEC + j;
-          if (i >= 0 && i < n) out[i] = y[k][j];
-        }
-    }
+    write_tile<P>(f, layout, lane, has_head, head, s, row_prefix, full && layout.vec_out, out, first, n);
     tile = next;
   }
 }
