@@ -90,26 +90,9 @@ __global__ __launch_bounds__(P::THREADS, P::MIN_BLOCKS) void scan_lookback_persi
       have_x = true;
     }
 
-    // ---- block: look-back ---------------------------------------------------------
-    acc_t tile_total;
-    const acc_t warp_prefix = warp_prefix_from_totals<P::THREADS>(s_warp_totals, f, tile_total);
-    if (warp == 0) {
-      const acc_t tile_prefix = tile_exclusive_prefix<P::LOOKBACK_PER_LANE, P::MAX_SLEEP_NS>(status, tile, tile_total, f);
-      if (lane == 0) {
-        *s_tile_prefix = tile_prefix;
-        if (total != nullptr && tile == layout.tiles - 1)
-          *total = f.output(tile == 0 ? tile_total : f.combine(tile_prefix, tile_total));
-      }
-    }
-    __syncthreads();
-
-    // ---- outputs ------------------------------------------------------------------
-    acc_t head = warp_prefix;
-    bool has_head = warp > 0;
-    if (tile > 0) {
-      head = has_head ? f.combine(*s_tile_prefix, warp_prefix) : *s_tile_prefix;
-      has_head = true;
-    }
+    // ---- look-back (warp 0), second barrier, this thread's head -------------------
+    acc_t head;
+    const bool has_head = tile_head<P>(f, status, tile, layout, warp, lane, s_warp_totals, s_tile_prefix, total, head);
     write_tile<P>(f, layout, lane, has_head, head, s, row_prefix, full && layout.vec_out, out, first, n);
     tile = next;
   }

@@ -218,6 +218,36 @@ __device__ __forceinline__ void write_tile(const F& f, const ScanLayout& layout,
   }
 }
 
+// After the barrier that publishes the warp totals: warp 0 looks back (and
+// writes the scan's total for the last tile), a barrier, then this thread's
+// head = tile prefix . warp prefix; returns false where there is none (warp 0
+// of tile 0). Shared by both kernels.
+template <class P, class F>
+__device__ __forceinline__ bool tile_head(const F& f, const TileStatus<typename F::acc_t>& status, unsigned tile,
+                                          const ScanLayout& layout, unsigned warp, unsigned lane,
+                                          const typename F::acc_t* s_warp_totals, typename F::acc_t* s_tile_prefix,
+                                          typename F::out_t* total, typename F::acc_t& head) {
+  using acc_t = typename F::acc_t;
+  acc_t tile_total;
+  const acc_t warp_prefix = warp_prefix_from_totals<P::THREADS>(s_warp_totals, f, tile_total);
+  if (warp == 0) {
+    const acc_t tile_prefix = tile_exclusive_prefix<P::LOOKBACK_PER_LANE, P::MAX_SLEEP_NS>(status, tile, tile_total, f);
+    if (lane == 0) {
+      *s_tile_prefix = tile_prefix;
+      if (total != nullptr && tile == layout.tiles - 1)
+        *total = f.output(tile == 0 ? tile_total : f.combine(tile_prefix, tile_total));
+    }
+  }
+  __syncthreads();
+  head = warp_prefix;
+  bool has_head = warp > 0;
+  if (tile > 0) {
+    head = has_head ? f.combine(*s_tile_prefix, warp_prefix) : *s_tile_prefix;
+    has_head = true;
+  }
+  return has_head;
+}
+
 template <class P, class F>
 __global__ __launch_bounds__(P::THREADS, P::MIN_BLOCKS) void scan_lookback_kernel(const typename F::in_t* in,
                                                                                    typename F::out_t* out,
@@ -270,26 +300,8 @@ __global__ __launch_bounds__(P::THREADS, P::MIN_BLOCKS) void scan_lookback_kerne
   // ---- block: warp totals, tile aggregate, look-back -------------------------
   if (lane == 0) s_warp_totals[warp] = warp_total;
   __syncthreads();
-  acc_t tile_total;
-  const acc_t warp_prefix = warp_prefix_from_totals<P::THREADS>(s_warp_totals, f, tile_total);
-  if (warp == 0) {
-    const acc_t tile_prefix = tile_exclusive_prefix<P::LOOKBACK_PER_LANE, P::MAX_SLEEP_NS>(status, tile, tile_total, f);
-    if (lane == 0) {
-      *s_tile_prefix = tile_prefix;
-      if (total != nullptr && tile == layout.tiles - 1)
-        *total = f.output(tile == 0 ? tile_total : f.combine(tile_prefix, tile_total));
-    }
-  }
-  __syncthreads();
-
-  // ---- outputs ---------------------------------------------------------------
-  // head = tile prefix . warp prefix (either may be absent: tile 0, warp 0).
-  acc_t head = warp_prefix;
-  bool has_head = warp > 0;
-  if (tile > 0) {
-    head = has_head ? f.combine(*s_tile_prefix, warp_prefix) : *s_tile_prefix;
-    has_head = true;
-  }
+  acc_t head;
+  const bool has_head = tile_head<P>(f, status, tile, layout, warp, lane, s_warp_totals, s_tile_prefix, total, head);
   write_tile<P>(f, layout, lane, has_head, head, s, row_prefix, full && layout.vec_out, out, first, n);
 }
 
