@@ -33,7 +33,10 @@
 //   lookback_small_blocks  128 x 4 vectors (8 KiB tiles), up to 8 blocks per SM;
 //   lookback_window32/64, lookback_no_backoff, lookback_384x6, lookback_512x4:
 //                          tuning rows after the first H100 bench, one change
-//                          each over lookback_large_tiles (lookback_run.cuh).
+//                          each over lookback_large_tiles (lookback_run.cuh);
+//   lookback_persistent(_large): grid = resident blocks looping over tiles, the
+//                          next tile's loads issued before the look-back
+//                          (lookback_persistent.cuh); predicted 85-92% of copy.
 // The two alternatives take 4-byte elements with the native accumulator
 // (float, int32, uint32; sum, min, max) to bound compile time.
 #include <cuda_runtime.h>
