@@ -254,7 +254,9 @@ TEST_F(ScanGpuTest, DeterministicVariantsAreBitwiseReproducible) {
 TEST_F(ScanGpuTest, LookbackUnderContentionIsExactOnIntegers) {
   // Many tiles, repeated: any lost or doubled aggregate in the look-back shows
   // in an exact integer result.
-  for (const char* name : {"lookback", "lookback_large_tiles", "lookback_small_blocks", "chained"}) {
+  for (const char* name : {"lookback", "lookback_large_tiles", "lookback_small_blocks", "lookback_window32",
+                           "lookback_window64", "lookback_no_backoff", "lookback_384x6", "lookback_512x4",
+                           "lookback_persistent", "lookback_persistent_large", "chained"}) {
     const ScanVariant* v = scan_impl::find_variant(name);
     ASSERT_NE(v, nullptr) << name;
     for (int rep = 0; rep < 4; ++rep)
@@ -494,7 +496,8 @@ TEST_F(ScanGpuTest, LargePast2To31Elements) {
   d.upload(x.data(), n);
   device_sync();
   int ran = 0;
-  for (const char* name : {"lookback", "lookback_large_tiles", "hierarchical", "reduce_then_scan", "chained",
+  for (const char* name : {"lookback", "lookback_large_tiles", "lookback_window32", "lookback_384x6", "lookback_512x4",
+                           "lookback_persistent", "hierarchical", "reduce_then_scan", "chained",
                            "warp_shuffle", "cub_device_scan"}) {
     const ScanVariant* v = scan_impl::find_variant(name);
     ASSERT_NE(v, nullptr);

@@ -222,7 +222,9 @@ constexpr unsigned LOOKBACK_MAX_SLEEP_NS = 256;
 //
 // `status`: a TileStatus<F::acc_t>, or any view with the same load(tile, v)
 // (e.g. count_status.cuh's CountStatus, 8-byte slots for 64-bit counts).
-template <int PER_LANE, class F, class Status>
+// MAX_SLEEP_NS caps the back-off; 0 spins without sleeping (a tuning row
+// measures whether the sleep costs more latency than the L2 traffic it saves).
+template <int PER_LANE, unsigned MAX_SLEEP_NS = LOOKBACK_MAX_SLEEP_NS, class F, class Status>
 __device__ typename F::acc_t warp_lookback(const Status& status, unsigned tile, const F& f) {
   static_assert(PER_LANE >= 1 && PER_LANE <= 8, "PER_LANE: 1..8 status slots per lane");
   using acc_t = typename F::acc_t;
@@ -252,7 +254,7 @@ __device__ typename F::acc_t warp_lookback(const Status& status, unsigned tile, 
 
     // Wait until every slot right of the nearest inclusive prefix is valid.
     int nearest_lane, last_inclusive;  // the warp's nearest inclusive: lane, and this lane's own last one
-    unsigned sleep_ns = LOOKBACK_MIN_SLEEP_NS;
+    unsigned sleep_ns = LOOKBACK_MIN_SLEEP_NS < MAX_SLEEP_NS ? LOOKBACK_MIN_SLEEP_NS : MAX_SLEEP_NS;
     while (true) {
       last_inclusive = -1;
 #pragma unroll
@@ -265,8 +267,12 @@ __device__ typename F::acc_t warp_lookback(const Status& status, unsigned tile, 
       for (int j = 0; j < PER_LANE; ++j)
         waiting |= flag[j] == TILE_INVALID && (lane > nearest_lane || (lane == nearest_lane && j > last_inclusive));
       if (!__any_sync(scan_detail::FULL_MASK, waiting)) break;
-      __nanosleep(sleep_ns);
-      sleep_ns = sleep_ns * 2 < LOOKBACK_MAX_SLEEP_NS ? sleep_ns * 2 : LOOKBACK_MAX_SLEEP_NS;
+      if constexpr (MAX_SLEEP_NS > 0) {
+        __nanosleep(sleep_ns);
+        sleep_ns = sleep_ns * 2 < MAX_SLEEP_NS ? sleep_ns * 2 : MAX_SLEEP_NS;
+      } else {
+        (void)sleep_ns;
+      }
       read();
     }
 
@@ -293,7 +299,7 @@ __device__ typename F::acc_t warp_lookback(const Status& status, unsigned tile, 
 // tile's aggregate is known in every lane of that warp: publish, look back,
 // publish the inclusive prefix. Returns the exclusive prefix (meaningless for
 // tile 0, which has none: callers skip it there).
-template <int PER_LANE, class F>
+template <int PER_LANE, unsigned MAX_SLEEP_NS = LOOKBACK_MAX_SLEEP_NS, class F>
 __device__ __forceinline__ typename F::acc_t tile_exclusive_prefix(const TileStatus<typename F::acc_t>& status,
                                                                     unsigned tile,
                                                                     const typename F::acc_t& aggregate, const F& f) {
@@ -303,7 +309,7 @@ __device__ __forceinline__ typename F::acc_t tile_exclusive_prefix(const TileSta
     return f.identity();
   }
   if (lane == 0) status.publish(tile, TILE_AGGREGATE, aggregate);
-  const typename F::acc_t exclusive = warp_lookback<PER_LANE>(status, tile, f);
+  const typename F::acc_t exclusive = warp_lookback<PER_LANE, MAX_SLEEP_NS>(status, tile, f);
   if (lane == 0) status.publish(tile, TILE_INCLUSIVE, f.combine(exclusive, aggregate));
   return exclusive;
 }

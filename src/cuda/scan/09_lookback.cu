@@ -30,7 +30,13 @@
 // Variants (policies in lookback_run.cuh, for the GPU run to choose from):
 //   lookback               256 threads x 4 vectors, 4 slots per lane, <= 64 registers;
 //   lookback_large_tiles   256 x 8 vectors (32 KiB float tiles), 2 blocks per SM;
-//   lookback_small_blocks  128 x 4 vectors (8 KiB tiles), up to 8 blocks per SM.
+//   lookback_small_blocks  128 x 4 vectors (8 KiB tiles), up to 8 blocks per SM;
+//   lookback_window32/64, lookback_no_backoff, lookback_384x6, lookback_512x4:
+//                          tuning rows after the first H100 bench, one change
+//                          each over lookback_large_tiles (lookback_run.cuh);
+//   lookback_persistent(_large): grid = resident blocks looping over tiles, the
+//                          next tile's loads issued before the look-back
+//                          (lookback_persistent.cuh); predicted 85-92% of copy.
 // The two alternatives take 4-byte elements with the native accumulator
 // (float, int32, uint32; sum, min, max) to bound compile time.
 #include <cuda_runtime.h>
@@ -91,5 +97,38 @@ void run_lookback_small_blocks(const ScanCall& call) {
 }
 std::size_t ws_lookback_small_blocks(const ScanSpec& spec) { return workspace_for<LookbackSmallBlocks>(spec); }
 bool supports_lookback_small_blocks(const ScanSpec& spec) { return four_byte_native(spec); }
+
+// The tuning rows (lookback_run.cuh says what each one tests).
+#define TESSERA_LOOKBACK_ROW(name, Policy)                                                          \
+  void run_##name(const ScanCall& call) { run_four_byte<Policy>(#name, call); }                    \
+  std::size_t ws_##name(const ScanSpec& spec) { return workspace_for<Policy>(spec); }              \
+  bool supports_##name(const ScanSpec& spec) { return four_byte_native(spec); }
+TESSERA_LOOKBACK_ROW(lookback_window32, LookbackWindow32)
+TESSERA_LOOKBACK_ROW(lookback_window64, LookbackWindow64)
+TESSERA_LOOKBACK_ROW(lookback_no_backoff, LookbackNoBackoff)
+TESSERA_LOOKBACK_ROW(lookback_384x6, Lookback384x6)
+TESSERA_LOOKBACK_ROW(lookback_512x4, Lookback512x4)
+#undef TESSERA_LOOKBACK_ROW
+
+template <class P>
+void run_persistent(const char* variant, const ScanCall& call) {
+  if (!four_byte_native(call.spec)) throw_unsupported(variant, call.spec);
+  dispatch_scan_or_throw(variant, call.spec, [&]<class R>() {
+    if constexpr (sizeof(typename R::in_t) == 4 && std::is_same_v<typename R::in_t, typename R::acc_t>) {
+      using S = ScanOf<R>;
+      run_lookback_persistent<P>("scan_lookback_persistent_kernel", S{}, static_cast<const typename S::in_t*>(call.in),
+                                 static_cast<typename S::out_t*>(call.out), call.spec.n, call.spec.exclusive,
+                                 call.workspace, call.stream);
+    }
+  });
+}
+void run_lookback_persistent(const ScanCall& call) { run_persistent<LookbackPersistent>("lookback_persistent", call); }
+std::size_t ws_lookback_persistent(const ScanSpec& spec) { return workspace_for<LookbackPersistent>(spec); }
+bool supports_lookback_persistent(const ScanSpec& spec) { return four_byte_native(spec); }
+void run_lookback_persistent_large(const ScanCall& call) {
+  run_persistent<LookbackPersistentLarge>("lookback_persistent_large", call);
+}
+std::size_t ws_lookback_persistent_large(const ScanSpec& spec) { return workspace_for<LookbackPersistentLarge>(spec); }
+bool supports_lookback_persistent_large(const ScanSpec& spec) { return four_byte_native(spec); }
 
 }  // namespace tessera::scan_impl

@@ -16,7 +16,7 @@ namespace {
 constexpr Backend CUDA = Backend::cuda;
 constexpr Kind SEED = Kind::seed;
 
-const std::array<ScanVariant, 13> cuda_table{{
+const std::array<ScanVariant, 20> cuda_table{{
     {{"scan", "kogge_stone", 2, CUDA, SEED, "one element per thread in shared memory, stride doubling, two barriers per step; 512-element blocks made a full scan by step 7's hierarchical add-back (seed 000 Prefix-sum: Kogge-Stone; seed 003 Scan)", true}, TESSERA_RUNG(kogge_stone)},
     {{"scan", "kogge_stone_double_buffer", 3, CUDA, SEED, "two shared buffers read/written alternately: one barrier per step; step 7's hierarchical add-back (seed 000 Prefix-sum: double-buffered Kogge-Stone)", true}, TESSERA_RUNG(kogge_stone_double_buffer)},
     {{"scan", "brent_kung_modulo", 4, CUDA, SEED, "work-efficient reduction + distribution trees, 2 elements per thread, active where (i+1) % (2*stride) == 0 (divergent); step 7's hierarchical add-back (seed 000 Prefix-sum: Brent-Kung, mapping 1)", true}, TESSERA_RUNG(brent_kung_modulo)},
@@ -30,6 +30,13 @@ const std::array<ScanVariant, 13> cuda_table{{
     {{"scan", "lookback", 9, CUDA, Kind::tessera, "single pass, decoupled look-back (aggregates published early, one warp reads 128 predecessors per round trip, flag+value in one word, no fences), 16-byte vectors, 16 floats per thread in registers; float sums not bitwise reproducible (the look-back depth varies)", false}, TESSERA_RUNG(lookback)},
     {{"scan", "lookback_large_tiles", 9, CUDA, Kind::tessera, "lookback with 32 floats per thread (8 vectors, 32 KiB tiles): half the tiles and look-backs, 2 blocks per SM; 4-byte native scans only", false}, TESSERA_RUNG(lookback_large_tiles)},
     {{"scan", "lookback_small_blocks", 9, CUDA, Kind::tessera, "lookback with 128-thread blocks (8 KiB tiles), up to 8 per SM: less of the SM idles behind a look-back; 4-byte native scans only", false}, TESSERA_RUNG(lookback_small_blocks)},
+    {{"scan", "lookback_window32", 9, CUDA, Kind::tessera, "lookback_large_tiles with 1 status slot per lane: 32 predecessors (256 B) per poll, less L2 contention per round; 4-byte native scans only", false}, TESSERA_RUNG(lookback_window32)},
+    {{"scan", "lookback_window64", 9, CUDA, Kind::tessera, "lookback_large_tiles with 2 status slots per lane: 64 predecessors (512 B) per poll; 4-byte native scans only", false}, TESSERA_RUNG(lookback_window64)},
+    {{"scan", "lookback_no_backoff", 9, CUDA, Kind::tessera, "lookback_large_tiles without the __nanosleep back-off: waiting warps re-poll at once; 4-byte native scans only", false}, TESSERA_RUNG(lookback_no_backoff)},
+    {{"scan", "lookback_384x6", 9, CUDA, Kind::tessera, "384 threads x 6 vectors (24 floats per thread, 36 KiB tiles), 2 blocks per SM, 64-wide window: CUB-like tile shape, 72 KiB of loads in flight per SM; 4-byte native scans only", false}, TESSERA_RUNG(lookback_384x6)},
+    {{"scan", "lookback_512x4", 9, CUDA, Kind::tessera, "512 threads x 4 vectors (32 KiB tiles), 2 blocks per SM, 64-wide window: more warps per block hide the look-back warp; 4-byte native scans only", false}, TESSERA_RUNG(lookback_512x4)},
+    {{"scan", "lookback_persistent", 9, CUDA, Kind::tessera, "persistent, pipelined look-back: grid = resident blocks, each loops over tiles from the counter and loads its next tile before looking back, so reads never stop behind a look-back; 256 x 4 vectors, 3 blocks per SM; 4-byte native scans only", false}, TESSERA_RUNG(lookback_persistent)},
+    {{"scan", "lookback_persistent_large", 9, CUDA, Kind::tessera, "lookback_persistent with 32 KiB tiles (256 x 8 vectors), 2 blocks per SM; 4-byte native scans only", false}, TESSERA_RUNG(lookback_persistent_large)},
 }};
 
 #undef TESSERA_RUNG
