@@ -325,7 +325,10 @@ TEST_F(ScanGpuTest, RunsCanBeCapturedInAGraph) {
 // ---- the public API -------------------------------------------------------------------
 
 TEST_F(ScanGpuTest, ApiDefaultVariantMatchesReference) {
-  EXPECT_EQ(scan_default_variant(Dtype::f32, Op::sum, Accum::native, false, 1 << 28), "lookback");
+  EXPECT_EQ(scan_default_variant(Dtype::f32, Op::sum, Accum::native, false, 1 << 28), "lookback_window32");
+  EXPECT_EQ(scan_default_variant(Dtype::u32, Op::max, Accum::native, false, 1 << 28), "lookback_window32");
+  EXPECT_EQ(scan_default_variant(Dtype::f32, Op::sum, Accum::kahan, false, 1 << 28), "lookback");
+  EXPECT_EQ(scan_default_variant(Dtype::f64, Op::sum, Accum::native, false, 1 << 28), "lookback");
   for (const ScanCombo& c : tessera_test::scan_combos())
     tessera_test::with_scan_type(c.dtype, [&]<class T>() {
       for (std::size_t n : {std::size_t(1), std::size_t(1000), std::size_t(1000003)})

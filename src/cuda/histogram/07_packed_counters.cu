@@ -180,7 +180,7 @@ __device__ __forceinline__ void bump_word(unsigned base, std::uint32_t w) {
     const std::uint32_t lane_bits = w >> (8 * k);  // byte k in bits 0-7 (above: later bytes)
     if constexpr (P::BITS == 16) {
       const std::uint32_t odd = k <= 2 ? w << (16 - 8 * k) : w >> (8 * k - 16);  // byte k's bit 0 at bit 16
-      bump<P>(base + (lane_bits & 0xFEu) * (P::BLOCK * 2u), (odd & 0x10000u) | 1u);
+      bump<P>(base + (lane_bits & 0xFEu) * (P::BLOCK * 2u), 1u << ((odd & 0x10000u) >> 12));  // 1 << 16 or 1 << 0
     } else {
       const std::uint32_t shift = k == 0 ? (w << 3) & 0x18u : (w >> (8 * k - 3)) & 0x18u;  // 8 * (v & 3)
       bump<P>(base + (lane_bits & 0xFCu) * static_cast<unsigned>(P::BLOCK), 1u << shift);
