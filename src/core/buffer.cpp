@@ -34,7 +34,15 @@ void DeviceBytes::reset() noexcept {
 
 void DeviceBytes::upload(const void* src, std::size_t bytes) {
   require(bytes <= bytes_, fmt::format("upload of {} bytes into a {}-byte device buffer", bytes, bytes_));
-  if (bytes > 0) TESSERA_CUDA(cudaMemcpy(ptr_, src, bytes, cudaMemcpyHostToDevice));
+  if (bytes == 0) return;
+  TESSERA_CUDA(cudaMemcpy(ptr_, src, bytes, cudaMemcpyHostToDevice));
+  // From pageable memory, cudaMemcpy may return once the bytes are staged,
+  // before the DMA has landed; a kernel then launched on a non-blocking
+  // stream can run before the tail of the copy arrives (seen on the H100: an
+  // in-place batched scan whose last row was overwritten by its own input).
+  // Waiting on the legacy stream, where the copy runs, makes "uploaded" mean
+  // "in device memory" for every stream.
+  TESSERA_CUDA(cudaStreamSynchronize(nullptr));
 }
 
 void DeviceBytes::download(void* dst, std::size_t bytes) const {
