@@ -224,7 +224,8 @@ Report run_bench(const Selector& sel, const RunOptions& opt, const DeviceInfo& d
       std::vector<BenchResult> rows;
       // The headline run shows the ends of each ladder: the parallel CPU
       // rung, the first seed rung (the "naive" of vs-naive), tessera's rows
-      // and the vendor's. Checking every rung's full-size output on the host
+      // but their tuning alternatives (policy rows kept for the full ladder,
+      // marked by an `adds` line starting "tuning: ") and the vendor's. Checking every rung's full-size output on the host
       // is what made the run long (~0.5 s a rung at 2^28 elements, 181 s for
       // every pattern on the H100); `tessera bench PATTERN` runs the whole
       // ladder. Without a GPU, the CPU rungs are all there is.
@@ -233,6 +234,7 @@ Report run_bench(const Selector& sel, const RunOptions& opt, const DeviceInfo& d
         if (v.kind == Kind::seed && problem->supports(v)) first_seed_step = std::min(first_seed_step, v.step);
       const auto shown = [&](const VariantInfo& v) {
         if (!opt.headline || !opt.gpu) return true;
+        if (v.adds.starts_with("tuning: ")) return false;
         if (v.kind == Kind::seed) return v.step == first_seed_step;
         if (v.kind == Kind::reference) return v.step > 0;  // the OpenMP rung, not the serial reference
         return true;
