@@ -168,20 +168,30 @@ __device__ __forceinline__ void bump_bin(unsigned base, unsigned b) {
   bump<P>(base + (b / P::PACK) * (P::BLOCK * 4u), 1u << ((b % P::PACK) * P::BITS));
 }
 
-// The 4 bytes of w, with the row offset and the increment taken straight
-// from w's bits (no byte extraction first): 16-bit counters, byte v of the
-// k-th byte lane: offset (v & 0xFE) * BLOCK * 2, increment 0x10000 if v is odd
-// else 1; 8-bit counters: offset (v & 0xFC) * BLOCK, increment
-// 1 << 8 * (v & 3). About 5 integer instructions a byte with 16-bit counters.
+// The 4 bytes of w. 16-bit counters: byte v goes to word row v >> 1 (byte
+// offset (v & 0xFE) * BLOCK * 2) with increment 0x10000 if v is odd, else 1.
+// Both parts are split off all four bytes at once (two LOP3 a word), then
+// each byte costs PRMT + IMAD for the address and PRMT + IMAD for the
+// increment: ~4.5 integer instructions a byte, not the ~7 of per-byte shifts
+// and masks (SASS of the H100 build: the packed16 kernel was issue-bound at
+// ~8 instructions a byte with 3 warps a scheduler). 8-bit counters: offset
+// (v & 0xFC) * BLOCK, increment 1 << 8 * (v & 3).
 template <class P>
 __device__ __forceinline__ void bump_word(unsigned base, std::uint32_t w) {
+  if constexpr (P::BITS == 16) {
+    const std::uint32_t even = w & 0xFEFEFEFEu;  // each byte's v & 0xFE
+    const std::uint32_t odd = w & 0x01010101u;   // each byte's v & 1
 #pragma unroll
-  for (int k = 0; k < 4; ++k) {
-    const std::uint32_t lane_bits = w >> (8 * k);  // byte k in bits 0-7 (above: later bytes)
-    if constexpr (P::BITS == 16) {
-      const std::uint32_t odd = k <= 2 ? w << (16 - 8 * k) : w >> (8 * k - 16);  // byte k's bit 0 at bit 16
-      bump<P>(base + (lane_bits & 0xFEu) * (P::BLOCK * 2u), 1u << ((odd & 0x10000u) >> 12));  // 1 << 16 or 1 << 0
-    } else {
+    for (unsigned k = 0; k < 4; ++k) {
+      const unsigned selector = 0x4440u | k;  // byte k of x, zeros above
+      const std::uint32_t row_bytes = __byte_perm(even, 0u, selector);
+      const std::uint32_t is_odd = __byte_perm(odd, 0u, selector);
+      bump<P>(base + row_bytes * (P::BLOCK * 2u), is_odd * 0xFFFFu + 1u);  // 1 or 0x10000
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      const std::uint32_t lane_bits = w >> (8 * k);  // byte k in bits 0-7 (above: later bytes)
       const std::uint32_t shift = k == 0 ? (w << 3) & 0x18u : (w >> (8 * k - 3)) & 0x18u;  // 8 * (v & 3)
       bump<P>(base + (lane_bits & 0xFCu) * static_cast<unsigned>(P::BLOCK), 1u << shift);
     }
