@@ -174,8 +174,8 @@ __device__ __forceinline__ void bump_bin(unsigned base, unsigned b) {
 // each byte costs PRMT + IMAD for the address and PRMT + IMAD for the
 // increment: ~4.5 integer instructions a byte, not the ~7 of per-byte shifts
 // and masks (SASS of the H100 build: the packed16 kernel was issue-bound at
-// ~8 instructions a byte with 3 warps a scheduler). 8-bit counters: offset
-// (v & 0xFC) * BLOCK, increment 1 << 8 * (v & 3).
+// ~8 instructions a byte with 3 warps a scheduler). 8-bit counters, the
+// same way: offset (v & 0xFC) * BLOCK, increment 1 << 8 * (v & 3).
 template <class P>
 __device__ __forceinline__ void bump_word(unsigned base, std::uint32_t w) {
   if constexpr (P::BITS == 16) {
@@ -189,11 +189,13 @@ __device__ __forceinline__ void bump_word(unsigned base, std::uint32_t w) {
       bump<P>(base + row_bytes * (P::BLOCK * 2u), is_odd * 0xFFFFu + 1u);  // 1 or 0x10000
     }
   } else {
+    const std::uint32_t rows = w & 0xFCFCFCFCu;           // each byte's v & 0xFC
+    const std::uint32_t shifts = (w & 0x03030303u) << 3;  // each byte's 8 * (v & 3), no carry out
 #pragma unroll
-    for (int k = 0; k < 4; ++k) {
-      const std::uint32_t lane_bits = w >> (8 * k);  // byte k in bits 0-7 (above: later bytes)
-      const std::uint32_t shift = k == 0 ? (w << 3) & 0x18u : (w >> (8 * k - 3)) & 0x18u;  // 8 * (v & 3)
-      bump<P>(base + (lane_bits & 0xFCu) * static_cast<unsigned>(P::BLOCK), 1u << shift);
+    for (unsigned k = 0; k < 4; ++k) {
+      const unsigned selector = 0x4440u | k;
+      bump<P>(base + __byte_perm(rows, 0u, selector) * static_cast<unsigned>(P::BLOCK),
+              1u << __byte_perm(shifts, 0u, selector));
     }
   }
 }
