@@ -16,6 +16,7 @@
 
 #include "cuda/scan/hierarchy.cuh"
 #include "cuda/scan/lookback_early.cuh"
+#include "cuda/scan/lookback_rows.cuh"
 #include "cuda/scan/rungs.hpp"
 
 namespace tessera::scan_impl {
@@ -30,14 +31,9 @@ using LookbackEarly32k = gpu::LookbackPolicy<256, 8, 1, 2, gpu::CacheHint::strea
 static_assert(LookbackEarly48k::THREADS * LookbackEarly48k::VECTORS * 16 == 48 * 1024, "48 KiB tiles of 4-byte data");
 static_assert(LookbackEarly32k::THREADS * LookbackEarly32k::VECTORS * 16 == 32 * 1024, "32 KiB tiles of 4-byte data");
 
-bool early_supported(const ScanSpec& spec) {
-  return (spec.dtype == Dtype::f32 || spec.dtype == Dtype::i32 || spec.dtype == Dtype::u32) &&
-         spec.accum == Accum::native && scan_spec_supported(spec);
-}
-
 template <class P>
 void run_early(const char* variant, const ScanCall& call) {
-  if (!early_supported(call.spec)) throw_unsupported(variant, call.spec);
+  if (!four_byte_native(call.spec)) throw_unsupported(variant, call.spec);
   dispatch_scan_or_throw(variant, call.spec, [&]<class R>() {
     if constexpr (sizeof(typename R::in_t) == 4 && std::is_same_v<typename R::in_t, typename R::acc_t>) {
       using S = ScanOf<R>;
@@ -48,24 +44,16 @@ void run_early(const char* variant, const ScanCall& call) {
   });
 }
 
-template <class P>
-std::size_t early_workspace(const ScanSpec& spec) {
-  std::size_t bytes = 0;
-  dispatch_scan(spec.dtype, spec.op, spec.accum,
-                [&]<class R>() { bytes = gpu::LookbackScan<P, ScanOf<R>>::workspace_bytes(spec.n); });
-  return bytes;
-}
-
 }  // namespace
 
 void run_lookback_early_publish(const ScanCall& call) { run_early<LookbackEarly48k>("lookback_early_publish", call); }
-std::size_t ws_lookback_early_publish(const ScanSpec& spec) { return early_workspace<LookbackEarly48k>(spec); }
-bool supports_lookback_early_publish(const ScanSpec& spec) { return early_supported(spec); }
+std::size_t ws_lookback_early_publish(const ScanSpec& spec) { return lookback_workspace<LookbackEarly48k>(spec); }
+bool supports_lookback_early_publish(const ScanSpec& spec) { return four_byte_native(spec); }
 
 void run_lookback_early_publish_32k(const ScanCall& call) {
   run_early<LookbackEarly32k>("lookback_early_publish_32k", call);
 }
-std::size_t ws_lookback_early_publish_32k(const ScanSpec& spec) { return early_workspace<LookbackEarly32k>(spec); }
-bool supports_lookback_early_publish_32k(const ScanSpec& spec) { return early_supported(spec); }
+std::size_t ws_lookback_early_publish_32k(const ScanSpec& spec) { return lookback_workspace<LookbackEarly32k>(spec); }
+bool supports_lookback_early_publish_32k(const ScanSpec& spec) { return four_byte_native(spec); }
 
 }  // namespace tessera::scan_impl
