@@ -42,6 +42,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda/scan/hierarchy.cuh"
+#include "cuda/scan/lookback_rows.cuh"
 #include "cuda/scan/lookback_run.cuh"
 #include "cuda/scan/rungs.hpp"
 
@@ -59,16 +60,7 @@ void run_lookback_for(const ScanCall& call) {
 
 template <class P>
 std::size_t workspace_for(const ScanSpec& spec) {
-  std::size_t bytes = 0;
-  dispatch_scan(spec.dtype, spec.op, spec.accum,
-                [&]<class R>() { bytes = gpu::LookbackScan<P, ScanOf<R>>::workspace_bytes(spec.n); });
-  return bytes;
-}
-
-// The alternative policies: 4-byte elements, native accumulator.
-bool four_byte_native(const ScanSpec& spec) {
-  return (spec.dtype == Dtype::f32 || spec.dtype == Dtype::i32 || spec.dtype == Dtype::u32) &&
-         spec.accum == Accum::native && scan_spec_supported(spec);
+  return lookback_workspace<P>(spec);
 }
 
 template <class P>

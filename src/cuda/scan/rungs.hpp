@@ -47,6 +47,9 @@ TESSERA_DECLARE_SCAN_RUNG(lookback_384x6)
 TESSERA_DECLARE_SCAN_RUNG(lookback_512x4)
 TESSERA_DECLARE_SCAN_RUNG(lookback_persistent)
 TESSERA_DECLARE_SCAN_RUNG(lookback_persistent_large)
+// 09_lookback_early.cu (4-byte native scans)
+TESSERA_DECLARE_SCAN_RUNG(lookback_early_publish)
+TESSERA_DECLARE_SCAN_RUNG(lookback_early_publish_32k)
 
 #undef TESSERA_DECLARE_SCAN_RUNG
 
