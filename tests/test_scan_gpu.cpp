@@ -328,8 +328,8 @@ TEST_F(ScanGpuTest, RunsCanBeCapturedInAGraph) {
 // ---- the public API -------------------------------------------------------------------
 
 TEST_F(ScanGpuTest, ApiDefaultVariantMatchesReference) {
-  EXPECT_EQ(scan_default_variant(Dtype::f32, Op::sum, Accum::native, false, 1 << 28), "lookback_window32");
-  EXPECT_EQ(scan_default_variant(Dtype::u32, Op::max, Accum::native, false, 1 << 28), "lookback_window32");
+  EXPECT_EQ(scan_default_variant(Dtype::f32, Op::sum, Accum::native, false, 1 << 28), "lookback_early_publish");
+  EXPECT_EQ(scan_default_variant(Dtype::u32, Op::max, Accum::native, false, 1 << 28), "lookback_early_publish");
   EXPECT_EQ(scan_default_variant(Dtype::f32, Op::sum, Accum::kahan, false, 1 << 28), "lookback");
   EXPECT_EQ(scan_default_variant(Dtype::f64, Op::sum, Accum::native, false, 1 << 28), "lookback");
   for (const ScanCombo& c : tessera_test::scan_combos())
