@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cuda/transpose/rungs.hpp"
@@ -154,6 +155,28 @@ TEST_P(TransposeGpu, LongRowsAndColumns) {
     const TransposeSpec spec = tessera_test::spec_of(Dtype::f32, shape);
     SCOPED_TRACE(tessera_test::shape_name(shape));
     DeviceCase c(spec, 5);
+    EXPECT_TRUE(run_and_check(v, c, stream()));
+  }
+}
+
+// More tiles than a persistent grid has blocks (vec16_persistent*: 4 or 2
+// blocks per SM, ~528 or ~264 on an H100; tiles of 64 x 64 floats or 32 x 64
+// doubles): every block moves several tiles, interior ones through the
+// register prefetch, edge ones element by element, the two kinds mixed in one
+// block's sequence; all on the 16-byte path, pitched and not.
+TEST_P(TransposeGpu, ManyTilesPerBlock) {
+  const TransposeVariant& v = *GetParam();
+  const std::pair<Dtype, TShape> cases[] = {
+      {Dtype::f32, {2304, 2112}},         // 36 x 33 tiles, all interior
+      {Dtype::f32, {2050, 2100, 4, 14}},  // 33 x 33 tiles, edges on both sides; pitches 2104 and 2064
+      {Dtype::f64, {2050, 1030}},         // 65 x 17 tiles, edges on both sides
+      {Dtype::f64, {1600, 2560, 2, 6}},   // 50 x 40 tiles, pitches 2562 and 1606
+  };
+  for (const auto& [t, shape] : cases) {
+    const TransposeSpec spec = tessera_test::spec_of(t, shape);
+    SCOPED_TRACE(std::string(to_string(t)) + " " + tessera_test::shape_name(shape));
+    DeviceCase c(spec, tessera_test::seed_for(v.info.name, shape.rows, shape.cols));
+    EXPECT_TRUE(transpose_impl::vec16_path(c.call(stream())));
     EXPECT_TRUE(run_and_check(v, c, stream()));
   }
 }

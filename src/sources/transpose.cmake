@@ -18,6 +18,7 @@ list(APPEND TESSERA_CUDA_SOURCES
   cuda/transpose/06_block_shapes.cu
   cuda/transpose/07_grouped_order.cu
   cuda/transpose/07_vec16_swizzle.cu
+  cuda/transpose/07_vec16_persistent.cu
   cuda/transpose/variants.cpp
   vendor/transpose_cublas.cu
 )

@@ -38,67 +38,22 @@
 // prediction: the bench decides.
 #include <cstdint>
 
-#include "cuda/common/vector_load.cuh"
 #include "cuda/transpose/rungs.hpp"
 #include "cuda/transpose/tile.cuh"
+#include "cuda/transpose/vec16_tile.cuh"
 
 namespace tessera::transpose_impl {
 
 namespace {
 
+using gpu::CacheHint;
 using gpu::Grid2D;
 using gpu::TileOrder;
 
-template <class W>
-struct Vec16Tile {
-  static constexpr int V = 16 / static_cast<int>(sizeof(W));   // words per 16-byte chunk
-  static constexpr int TR = sizeof(W) == 4 ? 64 : 32;          // input rows per tile: 16 chunks per output row
-  static constexpr int TC = 64;                                // input columns per tile
-  static constexpr int THREADS = 256;                          // 8 blocks x 16 KiB fill 128 KiB of an SM
-  static constexpr int CHUNKS_PER_IN_ROW = TC / V;
-  static constexpr int CHUNKS_PER_OUT_ROW = TR / V;
-  static constexpr int CHUNKS = TR * TC / V;
-  static constexpr int PER_THREAD = CHUNKS / THREADS;          // 16-byte loads in flight per thread
-  static constexpr int SWIZZLE = 8;                            // chunk positions per 128 bytes
-  static_assert(CHUNKS_PER_IN_ROW % SWIZZLE == 0, "the XOR must stay inside aligned groups of 8 chunks");
-  static_assert(CHUNKS_PER_OUT_ROW % SWIZZLE == 0, "a warp's store needs 8 chunks per output row");
-  static_assert((TC * sizeof(W)) % 128 == 0, "tile rows must start on a 128-byte bank boundary");
-  static_assert(CHUNKS % THREADS == 0 && THREADS % 32 == 0, "whole chunks per thread, whole warps");
-  static_assert(TC % 4 == 0, "a warp's 4 output rows must share one chunk column group");
-};
-
-// Word index of element (r, c) in the swizzled tile.
-template <class W>
-__device__ __forceinline__ int swizzled(int r, int c) {
-  using T = Vec16Tile<W>;
-  return r * T::TC + (((c / T::V) ^ ((r / T::V) % T::SWIZZLE)) * T::V) + c % T::V;
-}
-
-template <class W>
-using Chunk = typename tessera::gpu::Vec16<W>::type;  // int4 or longlong2
-
-template <class W>
-__device__ __forceinline__ Chunk<W> pack(const W (&w)[Vec16Tile<W>::V]) {
-  if constexpr (Vec16Tile<W>::V == 4) return make_int4(w[0], w[1], w[2], w[3]);
-  else return make_longlong2(w[0], w[1]);
-}
-
-// One 16-byte shared-memory store. (nvcc 13.0 split the plain assignment
-// `*reinterpret_cast<int4*>(p) = v` into four 4-byte stores here, for some
-// of the unrolled iterations: four wavefronts where one is enough.)
-__device__ __forceinline__ void store_shared16(void* p, int4 v) {
-  const auto a = static_cast<unsigned>(__cvta_generic_to_shared(p));
-  asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(a), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
-}
-__device__ __forceinline__ void store_shared16(void* p, longlong2 v) {
-  const auto a = static_cast<unsigned>(__cvta_generic_to_shared(p));
-  asm volatile("st.shared.v2.b64 [%0], {%1, %2};" ::"r"(a), "l"(v.x), "l"(v.y) : "memory");
-}
-
 template <class W, TileOrder ORDER>
-__global__ __launch_bounds__(Vec16Tile<W>::THREADS) void transpose_vec16_kernel(const W* __restrict__ in,
-                                                                                W* __restrict__ out, Grid2D g) {
-  using T = Vec16Tile<W>;
+__global__ __launch_bounds__(gpu::Vec16Tile<W>::THREADS) void transpose_vec16_kernel(const W* __restrict__ in,
+                                                                                     W* __restrict__ out, Grid2D g) {
+  using T = gpu::Vec16Tile<W>;
   __shared__ alignas(16) W tile[T::TR * T::TC];
 
   const gpu::TileIndex t = gpu::tile_of<ORDER>(blockIdx.x, g.tiles_x, g.tiles_y);
@@ -106,45 +61,16 @@ __global__ __launch_bounds__(Vec16Tile<W>::THREADS) void transpose_vec16_kernel(
   const std::size_t col0 = static_cast<std::size_t>(t.x) * T::TC;
   const int tid = static_cast<int>(threadIdx.x);
 
-  if (row0 + T::TR <= g.rows && col0 + T::TC <= g.cols) {  // block-uniform: the barrier below is safe
-    Chunk<W> v[T::PER_THREAD];
-#pragma unroll
-    for (int k = 0; k < T::PER_THREAD; ++k) {
-      const int q = tid + k * T::THREADS;
-      const int r = q / T::CHUNKS_PER_IN_ROW, c = q % T::CHUNKS_PER_IN_ROW;
-      v[k] = *reinterpret_cast<const Chunk<W>*>(in + (row0 + r) * g.ld_in + col0 + c * T::V);
-    }
-#pragma unroll
-    for (int k = 0; k < T::PER_THREAD; ++k) {
-      const int q = tid + k * T::THREADS;
-      const int r = q / T::CHUNKS_PER_IN_ROW, c = q % T::CHUNKS_PER_IN_ROW;
-      store_shared16(&tile[r * T::TC + (c ^ ((r / T::V) % T::SWIZZLE)) * T::V], v[k]);
-    }
+  if (gpu::interior<W>(g, row0, col0)) {  // block-uniform: the barrier below is safe
+    gpu::Chunk<W> v[T::PER_THREAD];
+    gpu::load_chunks<CacheHint::normal>(in, g, row0, col0, tid, v);
+    gpu::stash_chunks<W>(tile, tid, v);
     __syncthreads();
-#pragma unroll
-    for (int k = 0; k < T::PER_THREAD; ++k) {
-      const int q = tid + k * T::THREADS;
-      const int rv_lo = q % T::SWIZZLE, rest = q / T::SWIZZLE;
-      const int b = rest % T::TC;                          // output row in the tile (an input column)
-      const int rv = (rest / T::TC) * T::SWIZZLE + rv_lo;  // output chunk in that row
-      W w[T::V];
-#pragma unroll
-      for (int e = 0; e < T::V; ++e) w[e] = tile[swizzled<W>(rv * T::V + e, b)];
-      // One 16-byte global store (__stwb: st.global.wb.v4/v2, the default
-      // write-back policy; a plain assignment was split like the one above).
-      __stwb(reinterpret_cast<Chunk<W>*>(out + (col0 + b) * g.ld_out + row0 + rv * T::V), pack<W>(w));
-    }
+    gpu::write_chunks<CacheHint::normal>(tile, out, g, row0, col0, tid);
   } else {
-    // Edge tile: element by element through the same layout, guarded.
-    for (int e = tid; e < T::TR * T::TC; e += T::THREADS) {
-      const int r = e / T::TC, c = e % T::TC;
-      if (row0 + r < g.rows && col0 + c < g.cols) tile[swizzled<W>(r, c)] = in[(row0 + r) * g.ld_in + col0 + c];
-    }
+    gpu::load_edge(in, tile, g, row0, col0, tid);
     __syncthreads();
-    for (int e = tid; e < T::TR * T::TC; e += T::THREADS) {
-      const int b = e / T::TR, a = e % T::TR;
-      if (col0 + b < g.cols && row0 + a < g.rows) out[(col0 + b) * g.ld_out + row0 + a] = tile[swizzled<W>(a, b)];
-    }
+    gpu::write_edge(tile, out, g, row0, col0, tid);
   }
 }
 
@@ -163,7 +89,7 @@ void run_vec16(const char* kernel, const char* fallback, const TransposeCall& ca
     return;
   }
   gpu::with_word(s, kernel, [&]<class W>() {
-    using T = Vec16Tile<W>;
+    using T = gpu::Vec16Tile<W>;
     const Grid2D g = gpu::make_grid(s, T::TR, T::TC, kernel);
     detail::launch(kernel, transpose_vec16_kernel<W, ORDER>, dim3(gpu::blocks_of(g)), dim3(T::THREADS), 0,
                    call.stream, s.rows * s.cols, static_cast<const W*>(call.in), static_cast<W*>(call.out), g);

@@ -34,9 +34,14 @@ void run_grouped_order(const TransposeCall& call);
 // 07_vec16_swizzle.cu
 void run_vec16_swizzle(const TransposeCall& call);
 void run_vec16_grouped(const TransposeCall& call);
-// Whether the vec16 rungs take their 16-byte path for this call (pointers
-// 16-byte aligned, both pitches multiples of 16 bytes); otherwise they run
-// the grouped/row-major padded tile (tests check both paths).
+// 07_vec16_persistent.cu
+void run_vec16_persistent(const TransposeCall& call);
+void run_vec16_persistent_cs(const TransposeCall& call);
+void run_vec16_persistent2(const TransposeCall& call);
+// Whether the vec16 rungs (07_vec16_swizzle.cu, 07_vec16_persistent.cu)
+// take their 16-byte path for this call (pointers 16-byte aligned, both
+// pitches multiples of 16 bytes); otherwise they run the padded tile of
+// unroll4 (tests check both paths).
 bool vec16_path(const TransposeCall& call);
 
 }  // namespace tessera::transpose_impl

@@ -24,7 +24,7 @@ bool supports_words(const TransposeSpec& s) { return word_sized(s.dtype); }
 // Step 2 holds the seed's two baselines: the lower bound first (the harness
 // measures "vs naive" against the first row of the lowest step), its mirror
 // image, and the copy bound (Output::copy: checked as a copy, never a transpose).
-const std::array<TransposeVariant, 15> cuda_table{{
+const std::array<TransposeVariant, 18> cuda_table{{
     {{"transpose", "naive_strided_write", 2, CUDA, SEED, "lower bound: one element per thread, coalesced read, strided write (seed 000 Transpose naiveGmem; seed 004 Ex 3 Transpose_v0)", true}, T, TESSERA_RUNG(naive_strided_write)},
     {{"transpose", "naive_strided_read", 2, CUDA, SEED, "the mirror image: strided read, coalesced write; Hopper caches strided reads, not strided writes (seed 000 Transpose, baseline reversed)", true}, T, TESSERA_RUNG(naive_strided_read)},
     {{"transpose", "copy_bound", 2, CUDA, SEED, "upper bound, NOT a transpose: copies the input (checked as a copy) with unroll4's tiling, both sides coalesced (seed 000 Transpose copyGmem)", true}, Output::copy, TESSERA_RUNG(copy_bound)},
@@ -40,6 +40,9 @@ const std::array<TransposeVariant, 15> cuda_table{{
     {{"transpose", "grouped_order", 7, CUDA, TESSERA, "unroll4 with blocks walking bands of 16 tile rows column by column: resident blocks cover a square, output rows written in KiB runs", true}, T, TESSERA_RUNG(grouped_order)},
     {{"transpose", "vec16_swizzle", 7, CUDA, TESSERA, "16-byte loads and stores on both sides through an XOR-swizzled 16 KiB tile (no padding, no conflicts); padded tile when unaligned", true}, T, TESSERA_RUNG(vec16_swizzle)},
     {{"transpose", "vec16_grouped", 7, CUDA, TESSERA, "vec16_swizzle in grouped tile order", true}, T, TESSERA_RUNG(vec16_grouped)},
+    {{"transpose", "vec16_persistent", 7, CUDA, TESSERA, "vec16_swizzle with a balanced persistent grid, at most 4 blocks per SM: each block loads its next tile into registers before writing the current one", true}, T, TESSERA_RUNG(vec16_persistent)},
+    {{"transpose", "vec16_persistent_cs", 7, CUDA, TESSERA, "vec16_persistent with streaming cache hints (ld.global.cs / st.global.cs: evict-first, every byte touched once)", true}, T, TESSERA_RUNG(vec16_persistent_cs)},
+    {{"transpose", "vec16_persistent2", 7, CUDA, TESSERA, "tuning: vec16_persistent with at most 2 blocks per SM (~4 MiB requested at once)", true}, T, TESSERA_RUNG(vec16_persistent2)},
 }};
 
 #undef TESSERA_RUNG
