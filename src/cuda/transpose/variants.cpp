@@ -40,8 +40,8 @@ const std::array<TransposeVariant, 18> cuda_table{{
     {{"transpose", "grouped_order", 7, CUDA, TESSERA, "unroll4 with blocks walking bands of 16 tile rows column by column: resident blocks cover a square, output rows written in KiB runs", true}, T, TESSERA_RUNG(grouped_order)},
     {{"transpose", "vec16_swizzle", 7, CUDA, TESSERA, "16-byte loads and stores on both sides through an XOR-swizzled 16 KiB tile (no padding, no conflicts); padded tile when unaligned", true}, T, TESSERA_RUNG(vec16_swizzle)},
     {{"transpose", "vec16_grouped", 7, CUDA, TESSERA, "vec16_swizzle in grouped tile order", true}, T, TESSERA_RUNG(vec16_grouped)},
-    {{"transpose", "vec16_persistent", 7, CUDA, TESSERA, "vec16_swizzle with a balanced persistent grid, at most 4 blocks per SM: each block loads its next tile into registers before writing the current one", true}, T, TESSERA_RUNG(vec16_persistent)},
-    {{"transpose", "vec16_persistent_cs", 7, CUDA, TESSERA, "vec16_persistent with streaming cache hints (ld.global.cs / st.global.cs: evict-first, every byte touched once)", true}, T, TESSERA_RUNG(vec16_persistent_cs)},
+    {{"transpose", "vec16_persistent", 7, CUDA, TESSERA, "tuning: vec16_swizzle with a balanced persistent grid, at most 4 blocks per SM: each block loads its next tile into registers before writing the current one", true}, T, TESSERA_RUNG(vec16_persistent)},
+    {{"transpose", "vec16_persistent_cs", 7, CUDA, TESSERA, "tuning: vec16_persistent with streaming cache hints (ld.global.cs / st.global.cs: evict-first, every byte touched once)", true}, T, TESSERA_RUNG(vec16_persistent_cs)},
     {{"transpose", "vec16_persistent2", 7, CUDA, TESSERA, "tuning: vec16_persistent with at most 2 blocks per SM (~4 MiB requested at once)", true}, T, TESSERA_RUNG(vec16_persistent2)},
 }};
 
