@@ -1,0 +1,155 @@
+// Step 5, pipelined — the fused one-pass scan (a row of up to FUSED_MAX_LEN
+// samples per tile, forward and backward on chip in the accumulator) run by
+// persistent blocks that keep the next rows' loads in flight while they scan
+// and store the current one.
+//
+// Over fused_one_pass: that rung's block runs load -> scan -> store strictly
+// in turn, so with 1-2 resident blocks per SM the SM has no load in flight
+// while it scans and drains a row (82% of copy with float, 60-64% with the
+// 8-byte accumulators on the H100). Here each block owns STAGES row buffers
+// in dynamic shared memory and cp.async's commit groups: before scanning row
+// i it issues row i + STAGES - 1 and waits only for row i
+// (cp.async.wait_group STAGES - 2), so every SM always has one to two rows
+// (40-80 KB) of loads in flight, and its stores (st.global.cs, 16-byte)
+// drain behind them. The tile is re-cut as 896 threads x 12 samples (the
+// same 10,752-sample tile): a thread's serial chain is 12 accumulator steps
+// instead of 28, and 28 warps per SM instead of 12 hide the latency of the
+// double-float and Kahan chains, which is what held the 8-byte accumulators
+// at ~60% (their scan, ~45 flops a sample for forward_backward, now costs
+// ~2 us of a row's ~3.7 us DRAM time per SM and overlaps it).
+//
+// Bottleneck: DRAM bandwidth. Expected on 10,000 x 10,000 forward_backward:
+// float ~93-95% of the copy bandwidth, double-float, Kahan and double ~88-92%.
+// The 2-stage row (a tuning) keeps one row of loads in flight: expected a
+// few points below.
+#include "cuda/batched_scan/tile_kernel.cuh"
+
+namespace tessera::batched_scan_impl {
+
+namespace gpu_detail {
+namespace {
+
+// Tuning as data. BLOCK x ITEMS must equal the fused tile (tile_span and
+// FUSED_MAX_LEN assume it). 896 threads = 28 warps: one block per SM with
+// <= 72 registers per thread (__launch_bounds__(896, 1)); 12 items leave
+// 24 registers for 12 double-float states. ITEMS % 8 == 4: float4 item
+// reads stay conflict-free. STAGES row buffers of TILE + 4 floats (42 KB
+// each): 3 stages = 126 KB of the SM's 227 KB.
+struct PipelinedPolicy {
+  static constexpr int BLOCK = 896;
+  static constexpr int ITEMS = 12;
+  static constexpr std::size_t SLOTS = TilePolicy::TILE + 4;  // + 4: the output staging shift
+};
+static_assert(PipelinedPolicy::BLOCK * PipelinedPolicy::ITEMS == static_cast<int>(TilePolicy::TILE),
+              "the pipelined tile is the fused tile");
+static_assert(PipelinedPolicy::ITEMS % 8 == 4, "float4 item reads conflict-free");
+static_assert(PipelinedPolicy::SLOTS % 4 == 0, "every stage buffer starts 16-byte aligned");
+static_assert(3 * PipelinedPolicy::SLOTS * sizeof(float) <= 227 * 1024, "3 stages fit one SM's shared memory");
+
+constexpr int P_BLOCK = PipelinedPolicy::BLOCK;
+constexpr int P_ITEMS = PipelinedPolicy::ITEMS;
+
+// Issues the asynchronous copy of row `row` into `buf` (all threads) when the
+// row exists; always commits one group, so that the group count per
+// iteration is fixed and cp.async.wait_group's constant is right.
+__device__ __forceinline__ void prefetch_row(float* buf, const float* in, std::size_t in_pitch, std::size_t row,
+                                             std::size_t rows, long long len) {
+  if (row < rows) {
+    const float* x_row = in + row * in_pitch;
+    const TileSpan s = tile_span(x_row, 0, len);
+    tile_load_async<P_BLOCK>(buf, x_row, s.e0, s.lo, s.hi);
+  }
+  __pipeline_commit();
+}
+
+// Rows r = blockIdx.x, blockIdx.x + gridDim.x, ... in order; row i of this
+// block lives in stage buffer i % STAGES. Buffer reuse: row i + STAGES - 1 is
+// copied into the buffer of row i - 1 only after the barrier that follows
+// cp.async.wait_group at the top of iteration i, by which point every thread
+// has finished storing row i - 1 (its stores read the buffer before that
+// barrier). In place is safe: a row's loads are issued by the block that
+// stores it, before it stores it; rows are disjoint.
+template <class R, int STAGES>
+__global__ __launch_bounds__(P_BLOCK, 1) void batched_scan_pipelined_kernel(const float* in, std::size_t in_pitch,
+                                                                            float* out, std::size_t out_pitch,
+                                                                            std::size_t rows, std::size_t len,
+                                                                            ScanDirection dir, bool exclusive) {
+  static_assert(STAGES >= 2, "at least one row in flight while one is scanned");
+  using acc_t = typename R::acc_t;
+  extern __shared__ __align__(16) float stage_buf[];  // STAGES x SLOTS floats
+  __shared__ acc_t scratch[P_BLOCK / 32];
+  const long long n = static_cast<long long>(len);
+  const std::size_t stride = gridDim.x;
+  const std::size_t first = blockIdx.x;
+#pragma unroll
+  for (int k = 0; k < STAGES - 1; ++k)
+    prefetch_row(stage_buf + k * PipelinedPolicy::SLOTS, in, in_pitch, first + k * stride, rows, n);
+  int stage = 0;
+  for (std::size_t row = first; row < rows; row += stride) {
+    __pipeline_wait_prior(STAGES - 2);  // this thread's copies of `row` have landed
+    __syncthreads();                    // everyone's have; row - stride is fully stored
+    const int ahead_stage = (stage + STAGES - 1) % STAGES;
+    prefetch_row(stage_buf + ahead_stage * PipelinedPolicy::SLOTS, in, in_pitch,
+                 row + static_cast<std::size_t>(STAGES - 1) * stride, rows, n);
+    float* buf = stage_buf + stage * PipelinedPolicy::SLOTS;
+    const float* x_row = in + row * in_pitch;
+    float* y_row = out + row * out_pitch;
+    const TileSpan s = tile_span(x_row, 0, n);
+    float x[P_ITEMS];
+    read_items<P_ITEMS>(buf, x);
+    const long long first_item = s.e0 + static_cast<long long>(threadIdx.x) * P_ITEMS;
+    const int jlo = clamp_items(s.lo - first_item, P_ITEMS);
+    const int jhi = clamp_items(s.hi - first_item, P_ITEMS);
+    auto no_carry = [](acc_t) -> acc_t { return R::identity(); };
+    float y[P_ITEMS];
+    scan_tile<R, P_ITEMS, P_BLOCK>(x, y, jlo, jhi, dir, exclusive, scratch, no_carry, no_carry);
+    __syncthreads();  // every thread has read its items from buf
+    const int c = output_shift(y_row, s.e0);
+    write_items<P_ITEMS>(buf, y, c);
+    __syncthreads();  // staged outputs visible
+    tile_store<P_BLOCK, true>(buf, y_row, s.e0, c, s.lo, s.hi);
+    stage = stage + 1 == STAGES ? 0 : stage + 1;
+  }
+  // Every non-empty commit group was waited for: a row is prefetched only if
+  // this block processes it later.
+}
+
+// Persistent grid: one block per SM the occupancy allows (1 by design),
+// never more blocks than rows.
+template <class R, int STAGES>
+void launch_pipelined(const ScanCall& call, const char* name) {
+  static std::atomic<int> occupancy{0};
+  const ScanSpec& s = call.spec;
+  auto kernel = batched_scan_pipelined_kernel<R, STAGES>;
+  const std::size_t smem = static_cast<std::size_t>(STAGES) * PipelinedPolicy::SLOTS * sizeof(float);
+  const int per_sm = prepare_kernel(kernel, P_BLOCK, smem, occupancy);
+  const std::size_t cap = static_cast<std::size_t>(gpu::sm_count()) * static_cast<std::size_t>(per_sm);
+  const unsigned grid = grid_of(s.rows < cap ? s.rows : cap, name, s);
+  detail::launch(name, kernel, dim3(grid), dim3(P_BLOCK), smem, call.stream, s.rows * s.len, call.in, s.in_pitch,
+                 call.out, s.out_pitch, s.rows, s.len, s.direction, s.exclusive);
+}
+
+}  // namespace
+}  // namespace gpu_detail
+
+void run_fused_pipelined(const ScanCall& call) {
+  const ScanSpec& s = call.spec;
+  if (!gpu_detail::has_work(s)) return;
+  gpu_detail::dispatch_accum("fused_pipelined", s.accum, [&]<class R>() {
+    gpu_detail::launch_pipelined<R, 3>(call, "batched_scan_fused_pipelined_kernel");
+  });
+}
+std::size_t ws_fused_pipelined(const ScanSpec&) { return 0; }
+bool supports_fused_pipelined(const ScanSpec& s) { return s.len <= FUSED_MAX_LEN; }
+
+void run_fused_pipelined2(const ScanCall& call) {
+  const ScanSpec& s = call.spec;
+  if (!gpu_detail::has_work(s)) return;
+  gpu_detail::dispatch_accum("fused_pipelined2", s.accum, [&]<class R>() {
+    gpu_detail::launch_pipelined<R, 2>(call, "batched_scan_fused_pipelined2_kernel");
+  });
+}
+std::size_t ws_fused_pipelined2(const ScanSpec&) { return 0; }
+bool supports_fused_pipelined2(const ScanSpec& s) { return s.len <= FUSED_MAX_LEN; }
+
+}  // namespace tessera::batched_scan_impl
