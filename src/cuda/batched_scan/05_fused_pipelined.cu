@@ -18,10 +18,20 @@
 // at ~60% (their scan, ~45 flops a sample for forward_backward, now costs
 // ~2 us of a row's ~3.7 us DRAM time per SM and overlaps it).
 //
+// Barriers per row drop from 6 to 4 (forward_backward): the two block scans
+// use separate scratch arrays, and the outputs overwrite the row's buffer
+// right after the scan (every thread read its items before the scan's
+// first barrier). With one block per SM every barrier idles the whole SM,
+// so they count against the ~3.7 us a row may take.
+//
 // Bottleneck: DRAM bandwidth. Expected on 10,000 x 10,000 forward_backward:
 // float ~93-95% of the copy bandwidth, double-float, Kahan and double ~88-92%.
-// The 2-stage row (a tuning) keeps one row of loads in flight: expected a
-// few points below.
+// Tuning rows: fused_pipelined2 (2 stages: one row of loads in flight;
+// expected a few points below) and fused_pipelined_direct (3 stages, each
+// thread stores its 12 outputs as 3 float4s straight from registers when the
+// output row's alignment allows: no staging, 3 barriers per row; 48-byte
+// strided float4 stores cost L2 twice the write requests, so it may win or
+// lose a few points).
 #include "cuda/batched_scan/tile_kernel.cuh"
 
 namespace tessera::batched_scan_impl {
@@ -62,14 +72,39 @@ __device__ __forceinline__ void prefetch_row(float* buf, const float* in, std::s
   __pipeline_commit();
 }
 
+// A thread's items straight from registers to the output row, for rows whose
+// output alignment matches the tile's (output_shift == 0: in place, or equal
+// pitches mod 4): whole threads store 3 float4s, the at most two partial
+// threads of a row (its head and tail) store their valid samples one by one.
+// No staging through shared memory, no barrier.
+__device__ __forceinline__ void store_items_direct(float* y_row, long long first_item, int jlo, int jhi,
+                                                   const float (&y)[P_ITEMS]) {
+  static_assert(P_ITEMS % 4 == 0, "whole float4s per thread");
+  if (jlo == 0 && jhi == P_ITEMS) {
+    float4* p = reinterpret_cast<float4*>(y_row + first_item);  // 16-byte aligned: output_shift == 0
+#pragma unroll
+    for (int m = 0; m < P_ITEMS / 4; ++m) p[m] = make_float4(y[4 * m], y[4 * m + 1], y[4 * m + 2], y[4 * m + 3]);
+  } else {
+#pragma unroll
+    for (int j = 0; j < P_ITEMS; ++j)
+      if (j >= jlo && j < jhi) y_row[first_item + j] = y[j];
+  }
+}
+
 // Rows r = blockIdx.x, blockIdx.x + gridDim.x, ... in order; row i of this
 // block lives in stage buffer i % STAGES. Buffer reuse: row i + STAGES - 1 is
 // copied into the buffer of row i - 1 only after the barrier that follows
 // cp.async.wait_group at the top of iteration i, by which point every thread
 // has finished storing row i - 1 (its stores read the buffer before that
 // barrier). In place is safe: a row's loads are issued by the block that
-// stores it, before it stores it; rows are disjoint.
-template <class R, int STAGES>
+// stores it, before it stores it; rows are disjoint. Barriers per row: the
+// one above, one per block scan (two scratch arrays: no barrier between the
+// scans), and for staged stores one more; the outputs may overwrite the
+// row's buffer right after the scan, since every thread read its items
+// before the scan's first barrier.
+// DIRECT: rows whose output alignment allows it skip the staging
+// (store_items_direct); the others are staged as in fused_one_pass.
+template <class R, int STAGES, bool DIRECT>
 __global__ __launch_bounds__(P_BLOCK, 1) void batched_scan_pipelined_kernel(const float* in, std::size_t in_pitch,
                                                                             float* out, std::size_t out_pitch,
                                                                             std::size_t rows, std::size_t len,
@@ -77,7 +112,7 @@ __global__ __launch_bounds__(P_BLOCK, 1) void batched_scan_pipelined_kernel(cons
   static_assert(STAGES >= 2, "at least one row in flight while one is scanned");
   using acc_t = typename R::acc_t;
   extern __shared__ __align__(16) float stage_buf[];  // STAGES x SLOTS floats
-  __shared__ acc_t scratch[P_BLOCK / 32];
+  __shared__ acc_t scratch[2][P_BLOCK / 32];  // the forward and the backward block scan
   const long long n = static_cast<long long>(len);
   const std::size_t stride = gridDim.x;
   const std::size_t first = blockIdx.x;
@@ -102,12 +137,15 @@ __global__ __launch_bounds__(P_BLOCK, 1) void batched_scan_pipelined_kernel(cons
     const int jhi = clamp_items(s.hi - first_item, P_ITEMS);
     auto no_carry = [](acc_t) -> acc_t { return R::identity(); };
     float y[P_ITEMS];
-    scan_tile<R, P_ITEMS, P_BLOCK>(x, y, jlo, jhi, dir, exclusive, scratch, no_carry, no_carry);
-    __syncthreads();  // every thread has read its items from buf
+    scan_tile<R, P_ITEMS, P_BLOCK>(x, y, jlo, jhi, dir, exclusive, scratch[0], no_carry, no_carry, scratch[1]);
     const int c = output_shift(y_row, s.e0);
-    write_items<P_ITEMS>(buf, y, c);
-    __syncthreads();  // staged outputs visible
-    tile_store<P_BLOCK, true>(buf, y_row, s.e0, c, s.lo, s.hi);
+    if (DIRECT && c == 0) {
+      store_items_direct(y_row, first_item, jlo, jhi, y);
+    } else {
+      write_items<P_ITEMS>(buf, y, c);  // buf was read before the scan's barriers
+      __syncthreads();                  // staged outputs visible
+      tile_store<P_BLOCK, true>(buf, y_row, s.e0, c, s.lo, s.hi);
+    }
     stage = stage + 1 == STAGES ? 0 : stage + 1;
   }
   // Every non-empty commit group was waited for: a row is prefetched only if
@@ -116,11 +154,11 @@ __global__ __launch_bounds__(P_BLOCK, 1) void batched_scan_pipelined_kernel(cons
 
 // Persistent grid: one block per SM the occupancy allows (1 by design),
 // never more blocks than rows.
-template <class R, int STAGES>
+template <class R, int STAGES, bool DIRECT>
 void launch_pipelined(const ScanCall& call, const char* name) {
   static std::atomic<int> occupancy{0};
   const ScanSpec& s = call.spec;
-  auto kernel = batched_scan_pipelined_kernel<R, STAGES>;
+  auto kernel = batched_scan_pipelined_kernel<R, STAGES, DIRECT>;
   const std::size_t smem = static_cast<std::size_t>(STAGES) * PipelinedPolicy::SLOTS * sizeof(float);
   const int per_sm = prepare_kernel(kernel, P_BLOCK, smem, occupancy);
   const std::size_t cap = static_cast<std::size_t>(gpu::sm_count()) * static_cast<std::size_t>(per_sm);
@@ -136,7 +174,7 @@ void run_fused_pipelined(const ScanCall& call) {
   const ScanSpec& s = call.spec;
   if (!gpu_detail::has_work(s)) return;
   gpu_detail::dispatch_accum("fused_pipelined", s.accum, [&]<class R>() {
-    gpu_detail::launch_pipelined<R, 3>(call, "batched_scan_fused_pipelined_kernel");
+    gpu_detail::launch_pipelined<R, 3, false>(call, "batched_scan_fused_pipelined_kernel");
   });
 }
 std::size_t ws_fused_pipelined(const ScanSpec&) { return 0; }
@@ -146,10 +184,20 @@ void run_fused_pipelined2(const ScanCall& call) {
   const ScanSpec& s = call.spec;
   if (!gpu_detail::has_work(s)) return;
   gpu_detail::dispatch_accum("fused_pipelined2", s.accum, [&]<class R>() {
-    gpu_detail::launch_pipelined<R, 2>(call, "batched_scan_fused_pipelined2_kernel");
+    gpu_detail::launch_pipelined<R, 2, false>(call, "batched_scan_fused_pipelined2_kernel");
   });
 }
 std::size_t ws_fused_pipelined2(const ScanSpec&) { return 0; }
 bool supports_fused_pipelined2(const ScanSpec& s) { return s.len <= FUSED_MAX_LEN; }
+
+void run_fused_pipelined_direct(const ScanCall& call) {
+  const ScanSpec& s = call.spec;
+  if (!gpu_detail::has_work(s)) return;
+  gpu_detail::dispatch_accum("fused_pipelined_direct", s.accum, [&]<class R>() {
+    gpu_detail::launch_pipelined<R, 3, true>(call, "batched_scan_fused_pipelined_direct_kernel");
+  });
+}
+std::size_t ws_fused_pipelined_direct(const ScanSpec&) { return 0; }
+bool supports_fused_pipelined_direct(const ScanSpec& s) { return s.len <= FUSED_MAX_LEN; }
 
 }  // namespace tessera::batched_scan_impl

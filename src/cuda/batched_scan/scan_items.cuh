@@ -169,10 +169,13 @@ struct BlockScan {
 // and looks back). A functor may use barriers: it is called uniformly. On
 // return every thread is done with `scratch`, but not necessarily with the
 // shared memory `x` was read from: __syncthreads() before overwriting it.
+// `scratch2` (optional, WARPS accumulators): the second block scan of
+// forward_backward uses it, saving the barrier that otherwise separates the
+// two scans' uses of `scratch`.
 template <class R, int N, int BLOCK, class FwdCarry, class BwdCarry>
 __device__ __forceinline__ void scan_tile(const float (&x)[N], float (&y)[N], int jlo, int jhi, ScanDirection dir,
                                           bool exclusive, typename R::acc_t* scratch, FwdCarry&& fwd_carry,
-                                          BwdCarry&& bwd_carry) {
+                                          BwdCarry&& bwd_carry, typename R::acc_t* scratch2 = nullptr) {
   using acc_t = typename R::acc_t;
   using Scan = BlockScan<R, BLOCK>;
   acc_t v[N];
@@ -190,9 +193,12 @@ __device__ __forceinline__ void scan_tile(const float (&x)[N], float (&y)[N], in
     finish_items<R, N>(v, p, y);
     return;
   }
-  __syncthreads();  // every thread has read `scratch` before the second scan writes it
+  if (scratch2 == nullptr) {
+    __syncthreads();  // every thread has read `scratch` before the second scan writes it
+    scratch2 = scratch;
+  }
   const acc_t g = backward_of_forward<R, N>(v, p, jlo, jhi, exclusive);
-  const acc_t after = Scan::exclusive_suffix(g, scratch, total);
+  const acc_t after = Scan::exclusive_suffix(g, scratch2, total);
   finish_items<R, N>(v, R::combine(after, bwd_carry(total)), y);
 }
 
