@@ -35,7 +35,9 @@
 // thread stores its 12 outputs as 3 float4s straight from registers when the
 // output row's alignment allows: no staging, 3 barriers per row; 48-byte
 // strided float4 stores cost L2 twice the write requests, so it may win or
-// lose a few points).
+// lose a few points), and fused_pipelined_pair (fused_one_pass's 384 x 28
+// tile, 2 stages, two blocks per SM: two blocks interleave their barriers,
+// but 28-item chains; expected float ~90-94%, wide ~80-88%).
 #include "cuda/batched_scan/tile_kernel.cuh"
 
 namespace tessera::batched_scan_impl {
@@ -43,54 +45,73 @@ namespace tessera::batched_scan_impl {
 namespace gpu_detail {
 namespace {
 
-// Tuning as data. BLOCK x ITEMS must equal the fused tile (tile_span and
-// FUSED_MAX_LEN assume it). 896 threads = 28 warps: one block per SM with
-// <= 72 registers per thread (__launch_bounds__(896, 1)); 12 items leave
-// 24 registers for 12 double-float states. ITEMS % 8 == 4: float4 item
-// reads stay conflict-free. STAGES row buffers of TILE + 4 floats (42 KB
-// each): 3 stages = 126 KB of the SM's 227 KB.
-struct PipelinedPolicy {
+// Tuning as data: the tile cut (BLOCK x ITEMS must equal the fused tile:
+// tile_span and FUSED_MAX_LEN assume it; ITEMS % 8 == 4 keeps the float4
+// item reads conflict-free), the resident blocks per SM asked of ptxas, and
+// FAST (constant-bound item loops for full threads; scan_tile). Each stage
+// is a row buffer of TILE + 4 floats (42 KB; + 4: the output staging
+// shift).
+// - Wide: 896 threads = 28 warps, one block per SM, <= 72 registers per
+//   thread (ptxas, sm_90: 40-72, no spills); 12 items leave 24 registers
+//   for 12 double-float states. 3 stages = 126 KB of the SM's 227 KB.
+// - Pair: the fused_one_pass cut (384 x 28) at two blocks per SM (float 56
+//   registers, Kahan and double-float 80: fused_occupancy's no-spill
+//   points; double spills ~300 bytes at 80, so it stays at one block of 136
+//   registers, still pipelined), 2 stages each: 2 x 2 x 42 KB = 168 KB per
+//   SM. Two blocks interleave their barriers.
+struct WidePolicy {
   static constexpr int BLOCK = 896;
   static constexpr int ITEMS = 12;
-  static constexpr std::size_t SLOTS = TilePolicy::TILE + 4;  // + 4: the output staging shift
+  template <class R>
+  static constexpr int min_blocks() { return 1; }
+  static constexpr bool FAST = true;
 };
-static_assert(PipelinedPolicy::BLOCK * PipelinedPolicy::ITEMS == static_cast<int>(TilePolicy::TILE),
-              "the pipelined tile is the fused tile");
-static_assert(PipelinedPolicy::ITEMS % 8 == 4, "float4 item reads conflict-free");
-static_assert(PipelinedPolicy::SLOTS % 4 == 0, "every stage buffer starts 16-byte aligned");
-static_assert(3 * PipelinedPolicy::SLOTS * sizeof(float) <= 227 * 1024, "3 stages fit one SM's shared memory");
-
-constexpr int P_BLOCK = PipelinedPolicy::BLOCK;
-constexpr int P_ITEMS = PipelinedPolicy::ITEMS;
+struct PairPolicy {
+  static constexpr int BLOCK = TilePolicy::BLOCK;
+  static constexpr int ITEMS = TilePolicy::ITEMS;
+  template <class R>
+  static constexpr int min_blocks() { return occupancy_blocks<R>() < 2 ? occupancy_blocks<R>() : 2; }
+  static constexpr bool FAST = false;
+};
+constexpr std::size_t SLOTS = TilePolicy::TILE + 4;
+static_assert(SLOTS % 4 == 0, "every stage buffer starts 16-byte aligned");
+template <class P>
+constexpr bool valid_policy = P::BLOCK * P::ITEMS == static_cast<int>(TilePolicy::TILE) && P::ITEMS % 8 == 4 &&
+                              P::BLOCK % 32 == 0 && P::BLOCK * P::template min_blocks<DFloatSum>() <= 2048;
+static_assert(valid_policy<WidePolicy> && valid_policy<PairPolicy>, "the fused tile, conflict-free, fits an SM");
+static_assert(3 * SLOTS * sizeof(float) <= 227 * 1024, "Wide: 3 stages fit one SM's shared memory");
+static_assert(2 * 2 * SLOTS * sizeof(float) <= 227 * 1024, "Pair: 2 blocks x 2 stages fit one SM");
 
 // Issues the asynchronous copy of row `row` into `buf` (all threads) when the
 // row exists; always commits one group, so that the group count per
 // iteration is fixed and cp.async.wait_group's constant is right.
+template <int BLOCK>
 __device__ __forceinline__ void prefetch_row(float* buf, const float* in, std::size_t in_pitch, std::size_t row,
                                              std::size_t rows, long long len) {
   if (row < rows) {
     const float* x_row = in + row * in_pitch;
     const TileSpan s = tile_span(x_row, 0, len);
-    tile_load_async<P_BLOCK>(buf, x_row, s.e0, s.lo, s.hi);
+    tile_load_async<BLOCK>(buf, x_row, s.e0, s.lo, s.hi);
   }
   __pipeline_commit();
 }
 
 // A thread's items straight from registers to the output row, for rows whose
 // output alignment matches the tile's (output_shift == 0: in place, or equal
-// pitches mod 4): whole threads store 3 float4s, the at most two partial
+// pitches mod 4): whole threads store N / 4 float4s, the at most two partial
 // threads of a row (its head and tail) store their valid samples one by one.
 // No staging through shared memory, no barrier.
+template <int N>
 __device__ __forceinline__ void store_items_direct(float* y_row, long long first_item, int jlo, int jhi,
-                                                   const float (&y)[P_ITEMS]) {
-  static_assert(P_ITEMS % 4 == 0, "whole float4s per thread");
-  if (jlo == 0 && jhi == P_ITEMS) {
+                                                   const float (&y)[N]) {
+  static_assert(N % 4 == 0, "whole float4s per thread");
+  if (jlo == 0 && jhi == N) {
     float4* p = reinterpret_cast<float4*>(y_row + first_item);  // 16-byte aligned: output_shift == 0
 #pragma unroll
-    for (int m = 0; m < P_ITEMS / 4; ++m) p[m] = make_float4(y[4 * m], y[4 * m + 1], y[4 * m + 2], y[4 * m + 3]);
+    for (int m = 0; m < N / 4; ++m) p[m] = make_float4(y[4 * m], y[4 * m + 1], y[4 * m + 2], y[4 * m + 3]);
   } else {
 #pragma unroll
-    for (int j = 0; j < P_ITEMS; ++j)
+    for (int j = 0; j < N; ++j)
       if (j >= jlo && j < jhi) y_row[first_item + j] = y[j];
   }
 }
@@ -108,47 +129,47 @@ __device__ __forceinline__ void store_items_direct(float* y_row, long long first
 // before the scan's first barrier.
 // DIRECT: rows whose output alignment allows it skip the staging
 // (store_items_direct); the others are staged as in fused_one_pass.
-template <class R, int STAGES, bool DIRECT>
-__global__ __launch_bounds__(P_BLOCK, 1) void batched_scan_pipelined_kernel(const float* in, std::size_t in_pitch,
-                                                                            float* out, std::size_t out_pitch,
-                                                                            std::size_t rows, std::size_t len,
-                                                                            ScanDirection dir, bool exclusive) {
+template <class R, class P, int STAGES, bool DIRECT>
+__global__ __launch_bounds__(P::BLOCK, P::template min_blocks<R>()) void batched_scan_pipelined_kernel(
+    const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch, std::size_t rows, std::size_t len,
+    ScanDirection dir, bool exclusive) {
   static_assert(STAGES >= 2, "at least one row in flight while one is scanned");
+  constexpr int BLOCK = P::BLOCK, ITEMS = P::ITEMS;
   using acc_t = typename R::acc_t;
   extern __shared__ __align__(16) float stage_buf[];  // STAGES x SLOTS floats
-  __shared__ acc_t scratch[2][P_BLOCK / 32];  // the forward and the backward block scan
+  __shared__ acc_t scratch[2][BLOCK / 32];            // the forward and the backward block scan
   const long long n = static_cast<long long>(len);
   const std::size_t stride = gridDim.x;
   const std::size_t first = blockIdx.x;
 #pragma unroll
   for (int k = 0; k < STAGES - 1; ++k)
-    prefetch_row(stage_buf + k * PipelinedPolicy::SLOTS, in, in_pitch, first + k * stride, rows, n);
+    prefetch_row<BLOCK>(stage_buf + k * SLOTS, in, in_pitch, first + k * stride, rows, n);
   int stage = 0;
   for (std::size_t row = first; row < rows; row += stride) {
     __pipeline_wait_prior(STAGES - 2);  // this thread's copies of `row` have landed
     __syncthreads();                    // everyone's have; row - stride is fully stored
     const int ahead_stage = (stage + STAGES - 1) % STAGES;
-    prefetch_row(stage_buf + ahead_stage * PipelinedPolicy::SLOTS, in, in_pitch,
-                 row + static_cast<std::size_t>(STAGES - 1) * stride, rows, n);
-    float* buf = stage_buf + stage * PipelinedPolicy::SLOTS;
+    prefetch_row<BLOCK>(stage_buf + ahead_stage * SLOTS, in, in_pitch,
+                        row + static_cast<std::size_t>(STAGES - 1) * stride, rows, n);
+    float* buf = stage_buf + stage * SLOTS;
     const float* x_row = in + row * in_pitch;
     float* y_row = out + row * out_pitch;
     const TileSpan s = tile_span(x_row, 0, n);
-    float x[P_ITEMS];
-    read_items<P_ITEMS>(buf, x);
-    const long long first_item = s.e0 + static_cast<long long>(threadIdx.x) * P_ITEMS;
-    const int jlo = clamp_items(s.lo - first_item, P_ITEMS);
-    const int jhi = clamp_items(s.hi - first_item, P_ITEMS);
+    float x[ITEMS];
+    read_items<ITEMS>(buf, x);
+    const long long first_item = s.e0 + static_cast<long long>(threadIdx.x) * ITEMS;
+    const int jlo = clamp_items(s.lo - first_item, ITEMS);
+    const int jhi = clamp_items(s.hi - first_item, ITEMS);
     auto no_carry = [](acc_t) -> acc_t { return R::identity(); };
-    float y[P_ITEMS];
-    scan_tile<R, P_ITEMS, P_BLOCK, true>(x, y, jlo, jhi, dir, exclusive, scratch[0], no_carry, no_carry, scratch[1]);
+    float y[ITEMS];
+    scan_tile<R, ITEMS, BLOCK, P::FAST>(x, y, jlo, jhi, dir, exclusive, scratch[0], no_carry, no_carry, scratch[1]);
     const int c = output_shift(y_row, s.e0);
     if (DIRECT && c == 0) {
-      store_items_direct(y_row, first_item, jlo, jhi, y);
+      store_items_direct<ITEMS>(y_row, first_item, jlo, jhi, y);
     } else {
-      write_items<P_ITEMS>(buf, y, c);  // buf was read before the scan's barriers
-      __syncthreads();                  // staged outputs visible
-      tile_store<P_BLOCK, true>(buf, y_row, s.e0, c, s.lo, s.hi);
+      write_items<ITEMS>(buf, y, c);  // buf was read before the scan's barriers
+      __syncthreads();                // staged outputs visible
+      tile_store<BLOCK, true>(buf, y_row, s.e0, c, s.lo, s.hi);
     }
     stage = stage + 1 == STAGES ? 0 : stage + 1;
   }
@@ -156,18 +177,18 @@ __global__ __launch_bounds__(P_BLOCK, 1) void batched_scan_pipelined_kernel(cons
   // this block processes it later.
 }
 
-// Persistent grid: one block per SM the occupancy allows (1 by design),
-// never more blocks than rows.
-template <class R, int STAGES, bool DIRECT>
+// Persistent grid: as many blocks per SM as the occupancy allows (the
+// policy's min_blocks by design), never more blocks than rows.
+template <class R, class P, int STAGES, bool DIRECT>
 void launch_pipelined(const ScanCall& call, const char* name) {
   static std::atomic<int> occupancy{0};
   const ScanSpec& s = call.spec;
-  auto kernel = batched_scan_pipelined_kernel<R, STAGES, DIRECT>;
-  const std::size_t smem = static_cast<std::size_t>(STAGES) * PipelinedPolicy::SLOTS * sizeof(float);
-  const int per_sm = prepare_kernel(kernel, P_BLOCK, smem, occupancy);
+  auto kernel = batched_scan_pipelined_kernel<R, P, STAGES, DIRECT>;
+  const std::size_t smem = static_cast<std::size_t>(STAGES) * SLOTS * sizeof(float);
+  const int per_sm = prepare_kernel(kernel, P::BLOCK, smem, occupancy);
   const std::size_t cap = static_cast<std::size_t>(gpu::sm_count()) * static_cast<std::size_t>(per_sm);
   const unsigned grid = grid_of(s.rows < cap ? s.rows : cap, name, s);
-  detail::launch(name, kernel, dim3(grid), dim3(P_BLOCK), smem, call.stream, s.rows * s.len, call.in, s.in_pitch,
+  detail::launch(name, kernel, dim3(grid), dim3(P::BLOCK), smem, call.stream, s.rows * s.len, call.in, s.in_pitch,
                  call.out, s.out_pitch, s.rows, s.len, s.direction, s.exclusive);
 }
 
@@ -176,30 +197,35 @@ void launch_pipelined(const ScanCall& call, const char* name) {
 
 namespace {
 
-template <int STAGES, bool DIRECT>
+template <class P, int STAGES, bool DIRECT>
 void run_pipelined(const ScanCall& call, const char* variant, const char* kernel) {
   if (!gpu_detail::has_work(call.spec)) return;
   gpu_detail::dispatch_accum(variant, call.spec.accum,
-                             [&]<class R>() { gpu_detail::launch_pipelined<R, STAGES, DIRECT>(call, kernel); });
+                             [&]<class R>() { gpu_detail::launch_pipelined<R, P, STAGES, DIRECT>(call, kernel); });
 }
 
 }  // namespace
 
 void run_fused_pipelined(const ScanCall& call) {
-  run_pipelined<3, false>(call, "fused_pipelined", "batched_scan_fused_pipelined_kernel");
+  run_pipelined<gpu_detail::WidePolicy, 3, false>(call, "fused_pipelined", "batched_scan_fused_pipelined_kernel");
 }
 void run_fused_pipelined2(const ScanCall& call) {
-  run_pipelined<2, false>(call, "fused_pipelined2", "batched_scan_fused_pipelined2_kernel");
+  run_pipelined<gpu_detail::WidePolicy, 2, false>(call, "fused_pipelined2", "batched_scan_fused_pipelined2_kernel");
 }
 void run_fused_pipelined_direct(const ScanCall& call) {
-  run_pipelined<3, true>(call, "fused_pipelined_direct", "batched_scan_fused_pipelined_direct_kernel");
+  run_pipelined<gpu_detail::WidePolicy, 3, true>(call, "fused_pipelined_direct", "batched_scan_fused_pipelined_direct_kernel");
+}
+void run_fused_pipelined_pair(const ScanCall& call) {
+  run_pipelined<gpu_detail::PairPolicy, 2, false>(call, "fused_pipelined_pair", "batched_scan_fused_pipelined_pair_kernel");
 }
 std::size_t ws_fused_pipelined(const ScanSpec&) { return 0; }
+std::size_t ws_fused_pipelined_pair(const ScanSpec&) { return 0; }
 std::size_t ws_fused_pipelined2(const ScanSpec&) { return 0; }
 std::size_t ws_fused_pipelined_direct(const ScanSpec&) { return 0; }
 // The fused tile's limit, exactly as fused_one_pass (longer rows: multi_tile).
 bool supports_fused_pipelined(const ScanSpec& s) { return s.len <= FUSED_MAX_LEN; }
 bool supports_fused_pipelined2(const ScanSpec& s) { return s.len <= FUSED_MAX_LEN; }
 bool supports_fused_pipelined_direct(const ScanSpec& s) { return s.len <= FUSED_MAX_LEN; }
+bool supports_fused_pipelined_pair(const ScanSpec& s) { return s.len <= FUSED_MAX_LEN; }
 
 }  // namespace tessera::batched_scan_impl
