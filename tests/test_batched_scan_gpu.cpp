@@ -183,16 +183,18 @@ TEST_F(BatchedScanGpu, ManyRowsPerPersistentBlock) {
 // A few long rows (many tiles per row, more than one warp chunk of tile
 // carries: > 32 tiles) with wide accumulators.
 TEST_F(BatchedScanGpu, LongRowsManyTiles) {
-  const ScanVariant* v = batched_scan_impl::find_variant("multi_tile");
-  ASSERT_NE(v, nullptr);
-  const std::size_t len = 40 * TILE + 13;
-  const std::vector<float> rows0 = random_rows(2, len, 900);
-  const Layout l{2, len, len + 1, len + 2, 1, 3};
-  for (ScanDirection d : scan_test::kDirections)
-    for (Accum a : {Accum::f64, Accum::dfloat}) {
-      SCOPED_TRACE(scan_test::describe(l, d, false, a));
-      ASSERT_TRUE(run_and_check(*v, l, d, false, a, rows0, stream()));
-    }
+  for (const char* name : {"multi_tile", "multi_tile_pipelined"}) {
+    const ScanVariant* v = batched_scan_impl::find_variant(name);
+    ASSERT_NE(v, nullptr) << name;
+    const std::size_t len = 40 * TILE + 13;
+    const std::vector<float> rows0 = random_rows(2, len, 900);
+    const Layout l{2, len, len + 1, len + 2, 1, 3};
+    for (ScanDirection d : scan_test::kDirections)
+      for (Accum a : {Accum::f64, Accum::dfloat}) {
+        SCOPED_TRACE(std::string(name) + " " + scan_test::describe(l, d, false, a));
+        ASSERT_TRUE(run_and_check(*v, l, d, false, a, rows0, stream()));
+      }
+  }
 }
 
 // Wide accumulators are what the user asked for: on a long trace with a DC

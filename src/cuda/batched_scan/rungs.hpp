@@ -61,6 +61,7 @@ TESSERA_BSCAN_RUNG(fused_pipelined_direct)
 TESSERA_BSCAN_RUNG(fused_pipelined_pair)
 TESSERA_BSCAN_RUNG(multi_tile)
 TESSERA_BSCAN_RUNG(multi_tile_occupancy)
+TESSERA_BSCAN_RUNG(multi_tile_pipelined)
 TESSERA_BSCAN_RUNG(short_rows)
 #undef TESSERA_BSCAN_RUNG
 
