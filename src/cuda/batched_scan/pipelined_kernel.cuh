@@ -132,16 +132,9 @@ __global__ __launch_bounds__(P::BLOCK, P::template min_blocks<R>()) void batched
     const long long first_item = s.e0 + static_cast<long long>(threadIdx.x) * ITEMS;
     const int jlo = clamp_items(s.lo - first_item, ITEMS);
     const int jhi = clamp_items(s.hi - first_item, ITEMS);
-    auto fwd_carry = [&](acc_t) -> acc_t {
-      if constexpr (CARRY) return carries[2 * t];
-      else return R::identity();
-    };
-    auto bwd_carry = [&](acc_t) -> acc_t {
-      if constexpr (CARRY) return carries[2 * t + 1];
-      else return R::identity();
-    };
     float y[ITEMS];
-    scan_tile<R, ITEMS, BLOCK, P::FAST>(x, y, jlo, jhi, dir, exclusive, scratch[0], fwd_carry, bwd_carry, scratch[1]);
+    scan_tile<R, ITEMS, BLOCK, P::FAST>(x, y, jlo, jhi, dir, exclusive, scratch[0], TileCarry<R, CARRY, 0>{carries, t},
+                                        TileCarry<R, CARRY, 1>{carries, t}, scratch[1]);
     const int c = output_shift(y_row, s.e0);
     if (DIRECT && c == 0) {
       store_items_direct<ITEMS>(y_row, first_item, jlo, jhi, y);
