@@ -196,7 +196,8 @@ std::size_t ws_multi_tile_occupancy(const ScanSpec& s) { return ws_multi_tile(s)
 void run_multi_tile_pipelined(const ScanCall& call) {
   const ScanSpec& s = call.spec;
   if (!gpu_detail::has_work(s)) return;
-  gpu_detail::dispatch_accum("multi_tile_pipelined", s.accum, [&]<class R>() { run_multi_tile_r<R, 1, true>(call); });
+  gpu_detail::dispatch_accum("multi_tile_pipelined", s.accum,
+                             [&]<class R>() { run_multi_tile_r<R, 1, true>(call); });
 }
 std::size_t ws_multi_tile_pipelined(const ScanSpec& s) { return ws_multi_tile(s); }
 bool supports_multi_tile_pipelined(const ScanSpec&) { return true; }
