@@ -151,19 +151,50 @@ TEST_F(BatchedScanGpu, TileBoundaries) {
   }
 }
 
+// Persistent grids: many more rows than resident blocks, so every block
+// cycles its row buffers (fused_pipelined's stages, the grid-stride loops)
+// several times, with rows at every alignment (odd pitches) and in place.
+TEST_F(BatchedScanGpu, ManyRowsPerPersistentBlock) {
+  int sms = 0;
+  TESSERA_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const std::size_t rows = 8 * static_cast<std::size_t>(sms) + 5;
+  const std::size_t lens[] = {37, TILE - 3};
+  std::uint64_t seed = 7000;
+  for (const ScanVariant* v : cuda_rungs()) {
+    if (v->info.kind == Kind::seed) continue;  // no persistent grid (small shapes cover them)
+    for (std::size_t len : lens) {
+      const std::vector<float> rows0 = random_rows(rows, len, ++seed);
+      const Layout layouts[] = {{rows, len, len + 1, len + 3, 1, 2}, {rows, len, len + 3, len + 3, 1, 1, true}};
+      for (const Layout& l : layouts)
+        for (ScanDirection d : scan_test::kDirections)
+          for (Accum a : scan_test::kAccums) {
+            // Full rows: forward_backward with a 4- and an 8-byte accumulator keep the run time down.
+            if (len > 37 && (d != ScanDirection::forward_backward || a == Accum::f64 || a == Accum::kahan)) continue;
+            const bool excl = (seed + static_cast<int>(d) + static_cast<int>(a)) % 2 == 0;
+            if (!v->supports(spec_of(l, d, excl, a))) continue;
+            SCOPED_TRACE(std::string(v->info.name) + " rows " + std::to_string(rows) + " " +
+                         scan_test::describe(l, d, excl, a));
+            ASSERT_TRUE(run_and_check(*v, l, d, excl, a, rows0, stream()));
+          }
+    }
+  }
+}
+
 // A few long rows (many tiles per row, more than one warp chunk of tile
 // carries: > 32 tiles) with wide accumulators.
 TEST_F(BatchedScanGpu, LongRowsManyTiles) {
-  const ScanVariant* v = batched_scan_impl::find_variant("multi_tile");
-  ASSERT_NE(v, nullptr);
-  const std::size_t len = 40 * TILE + 13;
-  const std::vector<float> rows0 = random_rows(2, len, 900);
-  const Layout l{2, len, len + 1, len + 2, 1, 3};
-  for (ScanDirection d : scan_test::kDirections)
-    for (Accum a : {Accum::f64, Accum::dfloat}) {
-      SCOPED_TRACE(scan_test::describe(l, d, false, a));
-      ASSERT_TRUE(run_and_check(*v, l, d, false, a, rows0, stream()));
-    }
+  for (const char* name : {"multi_tile", "multi_tile_pipelined"}) {
+    const ScanVariant* v = batched_scan_impl::find_variant(name);
+    ASSERT_NE(v, nullptr) << name;
+    const std::size_t len = 40 * TILE + 13;
+    const std::vector<float> rows0 = random_rows(2, len, 900);
+    const Layout l{2, len, len + 1, len + 2, 1, 3};
+    for (ScanDirection d : scan_test::kDirections)
+      for (Accum a : {Accum::f64, Accum::dfloat}) {
+        SCOPED_TRACE(std::string(name) + " " + scan_test::describe(l, d, false, a));
+        ASSERT_TRUE(run_and_check(*v, l, d, false, a, rows0, stream()));
+      }
+  }
 }
 
 // Wide accumulators are what the user asked for: on a long trace with a DC

@@ -26,7 +26,7 @@
 // with every accumulator; the carries launch is negligible (rows x tiles x 16
 // bytes).
 #include "common/batched_scan_ops.hpp"
-#include "cuda/batched_scan/tile_kernel.cuh"
+#include "cuda/batched_scan/pipelined_kernel.cuh"
 
 namespace tessera::batched_scan_impl {
 
@@ -126,7 +126,9 @@ __global__ __launch_bounds__(CARRY_WARPS * 32) void batched_scan_tile_carries_ke
 
 // MIN_BLOCKS: resident blocks per SM asked of ptxas for the totals and tile
 // kernels (1 for multi_tile; per accumulator for multi_tile_occupancy).
-template <class R, int MIN_BLOCKS>
+// PIPELINED: the third launch is the pipelined tile kernel
+// (pipelined_kernel.cuh, fused_pipelined's 896 x 12 cut and 3 stages).
+template <class R, int MIN_BLOCKS, bool PIPELINED = false>
 void run_multi_tile_r(const ScanCall& call) {
   using acc_t = typename R::acc_t;
   static std::atomic<int> occupancy{0};
@@ -146,7 +148,11 @@ void run_multi_tile_r(const ScanCall& call) {
   detail::launch("batched_scan_tile_carries_kernel", batched_scan_tile_carries_kernel<R>, dim3(cgrid),
                  dim3(CARRY_WARPS * 32), 0, call.stream, tiles, call.in, s.in_pitch, s.rows, s.len, T, s.direction,
                  static_cast<const acc_t*>(stats), carries);
-  gpu_detail::launch_tile_kernel<R, true, MIN_BLOCKS>(call, T, carries, "batched_scan_multi_tile_kernel");
+  if constexpr (PIPELINED)
+    gpu_detail::launch_pipelined<R, gpu_detail::WidePolicy, 3, false, true>(call, T, carries,
+                                                                           "batched_scan_multi_tile_pipelined_kernel");
+  else
+    gpu_detail::launch_tile_kernel<R, true, MIN_BLOCKS>(call, T, carries, "batched_scan_multi_tile_kernel");
 }
 
 std::size_t acc_bytes(Accum a) {
@@ -177,6 +183,24 @@ void run_multi_tile_occupancy(const ScanCall& call) {
                              [&]<class R>() { run_multi_tile_r<R, gpu_detail::occupancy_blocks<R>()>(call); });
 }
 std::size_t ws_multi_tile_occupancy(const ScanSpec& s) { return ws_multi_tile(s); }
+
+// Step 6, pipelined row: the same totals and carries, then the tile pass
+// through fused_pipelined's kernel (persistent 896-thread blocks, the next
+// two tiles in flight while one is scanned, 4 barriers per tile). Over
+// multi_tile: the tile pass (one read + one write of the three accesses)
+// stops idling DRAM between a tile's load and its store, and the wide
+// accumulators lose the one-block-per-SM latency cap. Bottleneck: DRAM, 3
+// accesses per sample (ceiling 67% of copy). Expected on rows of 10^5 to
+// 10^7: float ~63-65% (from 60%), Kahan / double-float / double ~58-62%
+// (from 39-45%).
+void run_multi_tile_pipelined(const ScanCall& call) {
+  const ScanSpec& s = call.spec;
+  if (!gpu_detail::has_work(s)) return;
+  gpu_detail::dispatch_accum("multi_tile_pipelined", s.accum,
+                             [&]<class R>() { run_multi_tile_r<R, 1, true>(call); });
+}
+std::size_t ws_multi_tile_pipelined(const ScanSpec& s) { return ws_multi_tile(s); }
+bool supports_multi_tile_pipelined(const ScanSpec&) { return true; }
 bool supports_multi_tile_occupancy(const ScanSpec&) { return true; }
 // 4 states per tile: X, Q, forward carry, backward carry.
 std::size_t ws_multi_tile(const ScanSpec& s) {

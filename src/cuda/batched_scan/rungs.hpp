@@ -55,8 +55,13 @@ TESSERA_BSCAN_RUNG(smem_v1)
 TESSERA_BSCAN_RUNG(warp_v0)
 TESSERA_BSCAN_RUNG(fused_one_pass)
 TESSERA_BSCAN_RUNG(fused_occupancy)
+TESSERA_BSCAN_RUNG(fused_pipelined)
+TESSERA_BSCAN_RUNG(fused_pipelined2)
+TESSERA_BSCAN_RUNG(fused_pipelined_direct)
+TESSERA_BSCAN_RUNG(fused_pipelined_pair)
 TESSERA_BSCAN_RUNG(multi_tile)
 TESSERA_BSCAN_RUNG(multi_tile_occupancy)
+TESSERA_BSCAN_RUNG(multi_tile_pipelined)
 TESSERA_BSCAN_RUNG(short_rows)
 #undef TESSERA_BSCAN_RUNG
 

@@ -54,9 +54,15 @@ __device__ __forceinline__ typename R::acc_t warp_inclusive_suffix_scan(typename
   return v;
 }
 
-template <class R, int N>
+// FAST (forward_items, backward_items, backward_of_forward): a thread whose
+// items are all valid (every thread of a tile but its first and last) runs
+// the loop with constant bounds: no per-item test and branch. Same
+// arithmetic in the same order: bitwise the same results.
+template <class R, int N, bool FAST = false>
 __device__ __forceinline__ typename R::acc_t forward_items(const float (&x)[N], int jlo, int jhi, bool exclusive,
                                                            typename R::acc_t (&v)[N]) {
+  if constexpr (FAST)
+    if (jlo == 0 && jhi == N) return forward_items<R, N, false>(x, 0, N, exclusive, v);
   typename R::acc_t run = R::identity();
 #pragma unroll
   for (int j = 0; j < N; ++j) {
@@ -86,9 +92,11 @@ __device__ __forceinline__ typename R::acc_t forward_items_with_sum(const float 
   return run;
 }
 
-template <class R, int N>
+template <class R, int N, bool FAST = false>
 __device__ __forceinline__ typename R::acc_t backward_items(const float (&x)[N], int jlo, int jhi, bool exclusive,
                                                             typename R::acc_t (&v)[N]) {
+  if constexpr (FAST)
+    if (jlo == 0 && jhi == N) return backward_items<R, N, false>(x, 0, N, exclusive, v);
   typename R::acc_t run = R::identity();
 #pragma unroll
   for (int j = N - 1; j >= 0; --j) {
@@ -99,9 +107,11 @@ __device__ __forceinline__ typename R::acc_t backward_items(const float (&x)[N],
   return run;
 }
 
-template <class R, int N>
+template <class R, int N, bool FAST = false>
 __device__ __forceinline__ typename R::acc_t backward_of_forward(typename R::acc_t (&v)[N], typename R::acc_t p,
                                                                  int jlo, int jhi, bool exclusive) {
+  if constexpr (FAST)
+    if (jlo == 0 && jhi == N) return backward_of_forward<R, N, false>(v, p, 0, N, exclusive);
   typename R::acc_t run = R::identity();
 #pragma unroll
   for (int j = N - 1; j >= 0; --j) {
@@ -146,14 +156,29 @@ struct BlockScan {
     const acc_t incl = warp_inclusive_suffix_scan<R>(v);
     if (lane == 0) scratch[warp] = incl;
     __syncthreads();
-    acc_t after = R::identity(), tot = R::identity();
+    acc_t after = R::identity();
+    if constexpr (WARPS > 16) {
+      // Many warps (the pipelined 896-thread tile): a warp suffix scan of the
+      // warp totals, log2(32) dependent steps, instead of WARPS serial
+      // combines per thread (28 double-float combines per thread per scan
+      // would cost as much as the samples' own arithmetic).
+      const acc_t t = lane < static_cast<unsigned>(WARPS) ? scratch[lane] : R::identity();
+      const acc_t suf = warp_inclusive_suffix_scan<R>(t);  // lane l: warps l.. (identity past WARPS)
+      total = gpu::shfl_idx_any(suf, 0);
+      const acc_t later = gpu::shfl_idx_any(suf, static_cast<int>((warp + 1) % LANES));
+      if (warp + 1 < LANES) after = later;
+    } else {
+      // Few warps (the 384-thread tile): the serial walk, kept so that the
+      // measured rungs' results stay bitwise as they were.
+      acc_t tot = R::identity();
 #pragma unroll
-    for (int w = WARPS - 1; w >= 0; --w) {
-      const acc_t s = scratch[w];
-      if (w > static_cast<int>(warp)) after = R::combine(s, after);
-      tot = R::combine(s, tot);
+      for (int w = WARPS - 1; w >= 0; --w) {
+        const acc_t s = scratch[w];
+        if (w > static_cast<int>(warp)) after = R::combine(s, after);
+        tot = R::combine(s, tot);
+      }
+      total = tot;
     }
-    total = tot;
     const acc_t next = shfl_down_any(incl, 1);
     return lane == LANES - 1 ? after : R::combine(next, after);
   }
@@ -169,30 +194,38 @@ struct BlockScan {
 // and looks back). A functor may use barriers: it is called uniformly. On
 // return every thread is done with `scratch`, but not necessarily with the
 // shared memory `x` was read from: __syncthreads() before overwriting it.
-template <class R, int N, int BLOCK, class FwdCarry, class BwdCarry>
+// FAST: the per-thread loops take the constant-bounds path for full threads
+// (see forward_items).
+// `scratch2` (optional, WARPS accumulators): the second block scan of
+// forward_backward uses it, saving the barrier that otherwise separates the
+// two scans' uses of `scratch`.
+template <class R, int N, int BLOCK, bool FAST = false, class FwdCarry, class BwdCarry>
 __device__ __forceinline__ void scan_tile(const float (&x)[N], float (&y)[N], int jlo, int jhi, ScanDirection dir,
                                           bool exclusive, typename R::acc_t* scratch, FwdCarry&& fwd_carry,
-                                          BwdCarry&& bwd_carry) {
+                                          BwdCarry&& bwd_carry, typename R::acc_t* scratch2 = nullptr) {
   using acc_t = typename R::acc_t;
   using Scan = BlockScan<R, BLOCK>;
   acc_t v[N];
   acc_t total;
   if (dir == ScanDirection::backward) {
-    const acc_t tot = backward_items<R, N>(x, jlo, jhi, exclusive, v);
+    const acc_t tot = backward_items<R, N, FAST>(x, jlo, jhi, exclusive, v);
     const acc_t after = Scan::exclusive_suffix(tot, scratch, total);
     finish_items<R, N>(v, R::combine(after, bwd_carry(total)), y);
     return;
   }
-  const acc_t tot = forward_items<R, N>(x, jlo, jhi, exclusive, v);
+  const acc_t tot = forward_items<R, N, FAST>(x, jlo, jhi, exclusive, v);
   const acc_t before = Scan::exclusive(tot, scratch, total);
   const acc_t p = R::combine(fwd_carry(total), before);
   if (dir == ScanDirection::forward) {
     finish_items<R, N>(v, p, y);
     return;
   }
-  __syncthreads();  // every thread has read `scratch` before the second scan writes it
-  const acc_t g = backward_of_forward<R, N>(v, p, jlo, jhi, exclusive);
-  const acc_t after = Scan::exclusive_suffix(g, scratch, total);
+  if (scratch2 == nullptr) {
+    __syncthreads();  // every thread has read `scratch` before the second scan writes it
+    scratch2 = scratch;
+  }
+  const acc_t g = backward_of_forward<R, N, FAST>(v, p, jlo, jhi, exclusive);
+  const acc_t after = Scan::exclusive_suffix(g, scratch2, total);
   finish_items<R, N>(v, R::combine(after, bwd_carry(total)), y);
 }
 

@@ -105,20 +105,28 @@ __device__ __forceinline__ void write_items(float* smem, const float (&y)[N], in
 }
 
 // Stores out_row[lo, hi) from smem[e - e0 + c] (after a barrier that
-// published the staged outputs).
-template <int BLOCK>
+// published the staged outputs). STREAM: st.global.cs (evict-first: the
+// outputs are not read again by this kernel, so they should not push the
+// rows being prefetched out of L2).
+template <int BLOCK, bool STREAM = false>
 __device__ __forceinline__ void tile_store(const float* smem, float* out_row, long long e0, int c, long long lo,
                                            long long hi) {
   const Split s = split_aligned(out_row, lo, hi);
   const long long shift = c - e0;  // slot = e + shift
   const int tid = static_cast<int>(threadIdx.x);
-  if (tid < s.head_end - s.lo) out_row[s.lo + tid] = smem[s.lo + tid + shift];
+  auto put = [](float* p, float v) {
+    if constexpr (STREAM) __stcs(p, v);
+    else *p = v;
+  };
+  if (tid < s.head_end - s.lo) put(out_row + (s.lo + tid), smem[s.lo + tid + shift]);
   const long long vectors = (s.body_end - s.head_end) / 4;
   for (long long v = tid; v < vectors; v += BLOCK) {
     const long long e = s.head_end + 4 * v;
-    *reinterpret_cast<float4*>(out_row + e) = *reinterpret_cast<const float4*>(smem + (e + shift));
+    const float4 q = *reinterpret_cast<const float4*>(smem + (e + shift));
+    if constexpr (STREAM) __stcs(reinterpret_cast<float4*>(out_row + e), q);
+    else *reinterpret_cast<float4*>(out_row + e) = q;
   }
-  if (tid < s.hi - s.body_end) out_row[s.body_end + tid] = smem[s.body_end + tid + shift];
+  if (tid < s.hi - s.body_end) put(out_row + (s.body_end + tid), smem[s.body_end + tid + shift]);
 }
 
 }  // namespace tessera::batched_scan_impl::gpu_detail

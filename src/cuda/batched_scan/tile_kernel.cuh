@@ -69,6 +69,19 @@ __device__ __forceinline__ void load_tile_items(float* buf, const float* row, co
   __syncthreads();  // buf fully read
 }
 
+// scan_tile's carry functors for tile t: with CARRY, carries[2t + SLOT]
+// (SLOT 0: forward, 1: backward; see the file comment); otherwise the
+// identity (the tile is the whole row).
+template <class R, bool CARRY, int SLOT>
+struct TileCarry {
+  const typename R::acc_t* carries;
+  std::size_t t;
+  __device__ __forceinline__ typename R::acc_t operator()(typename R::acc_t) const {
+    if constexpr (CARRY) return carries[2 * t + SLOT];
+    else return R::identity();
+  }
+};
+
 // MIN_BLOCKS: the occupancy target handed to ptxas (__launch_bounds__'s
 // second argument). 1 lets the 8-byte accumulators take ~124 registers (one
 // 384-thread block per SM: ~60% of copy on the H100); 2 caps them at 85 so
@@ -90,16 +103,9 @@ __global__ __launch_bounds__(TilePolicy::BLOCK, MIN_BLOCKS) void batched_scan_ti
     float x[TILE_ITEMS];
     int jlo, jhi;
     load_tile_items(buf, x_row, s, x, jlo, jhi);
-    auto fwd_carry = [&](acc_t) -> acc_t {
-      if constexpr (CARRY) return carries[2 * t];
-      else return R::identity();
-    };
-    auto bwd_carry = [&](acc_t) -> acc_t {
-      if constexpr (CARRY) return carries[2 * t + 1];
-      else return R::identity();
-    };
     float y[TILE_ITEMS];
-    scan_tile<R, TILE_ITEMS, TILE_BLOCK>(x, y, jlo, jhi, dir, exclusive, scratch, fwd_carry, bwd_carry);
+    scan_tile<R, TILE_ITEMS, TILE_BLOCK>(x, y, jlo, jhi, dir, exclusive, scratch, TileCarry<R, CARRY, 0>{carries, t},
+                                         TileCarry<R, CARRY, 1>{carries, t});
     const int c = output_shift(y_row, s.e0);
     write_items<TILE_ITEMS>(buf, y, c);
     __syncthreads();  // staged outputs visible

@@ -1,0 +1,169 @@
+// The pipelined tile kernel (step 5's fused_pipelined rows, step 6's
+// multi_tile_pipelined): persistent blocks scan tiles of rows exactly as
+// tile_kernel.cuh does, but keep STAGES tile buffers in dynamic shared memory
+// and cp.async the next STAGES - 1 tiles while they scan and store the
+// current one (05_fused_pipelined.cu explains the why and the budget).
+#pragma once
+
+#include "cuda/batched_scan/tile_kernel.cuh"
+
+namespace tessera::batched_scan_impl::gpu_detail {
+
+
+// Tuning as data: the tile cut (BLOCK x ITEMS must equal the fused tile:
+// tile_span and FUSED_MAX_LEN assume it; ITEMS % 8 == 4 keeps the float4
+// item reads conflict-free), the resident blocks per SM asked of ptxas, and
+// FAST (constant-bound item loops for full threads; scan_tile). Each stage
+// is a row buffer of TILE + 4 floats (42 KB; + 4: the output staging
+// shift).
+// - Wide: 896 threads = 28 warps, one block per SM, <= 72 registers per
+//   thread (ptxas, sm_90: 40-72, no spills); 12 items leave 24 registers
+//   for 12 double-float states. 3 stages = 126 KB of the SM's 227 KB.
+// - Pair: the fused_one_pass cut (384 x 28) at two blocks per SM (float 56
+//   registers, Kahan and double-float 80: fused_occupancy's no-spill
+//   points; double spills ~300 bytes at 80, so it stays at one block of 136
+//   registers, still pipelined), 2 stages each: 2 x 2 x 42 KB = 168 KB per
+//   SM. Two blocks interleave their barriers.
+struct WidePolicy {
+  static constexpr int BLOCK = 896;
+  static constexpr int ITEMS = 12;
+  template <class R>
+  static constexpr int min_blocks() { return 1; }
+  static constexpr bool FAST = true;
+};
+struct PairPolicy {
+  static constexpr int BLOCK = TilePolicy::BLOCK;
+  static constexpr int ITEMS = TilePolicy::ITEMS;
+  template <class R>
+  static constexpr int min_blocks() { return occupancy_blocks<R>() < 2 ? occupancy_blocks<R>() : 2; }
+  static constexpr bool FAST = false;
+};
+constexpr std::size_t SLOTS = TilePolicy::TILE + 4;
+static_assert(SLOTS % 4 == 0, "every stage buffer starts 16-byte aligned");
+template <class P>
+constexpr bool valid_policy = P::BLOCK * P::ITEMS == static_cast<int>(TilePolicy::TILE) && P::ITEMS % 8 == 4 &&
+                              P::BLOCK % 32 == 0 && P::BLOCK * P::template min_blocks<DFloatSum>() <= 2048;
+static_assert(valid_policy<WidePolicy> && valid_policy<PairPolicy>, "the fused tile, conflict-free, fits an SM");
+static_assert(3 * SLOTS * sizeof(float) <= 227 * 1024, "Wide: 3 stages fit one SM's shared memory");
+static_assert(2 * 2 * SLOTS * sizeof(float) <= 227 * 1024, "Pair: 2 blocks x 2 stages fit one SM");
+
+// Issues the asynchronous copy of tile t (row t / T, tile t % T of it) into
+// `buf` (all threads) when the tile exists; always commits one group, so
+// that the group count per iteration is fixed and cp.async.wait_group's
+// constant is right.
+template <int BLOCK>
+__device__ __forceinline__ void prefetch_tile(float* buf, const float* in, std::size_t in_pitch, std::size_t t,
+                                              std::size_t tiles, std::size_t T, long long len) {
+  if (t < tiles) {
+    const std::size_t row = t / T;
+    const float* x_row = in + row * in_pitch;
+    const TileSpan s = tile_span(x_row, static_cast<long long>(t - row * T), len);
+    tile_load_async<BLOCK>(buf, x_row, s.e0, s.lo, s.hi);
+  }
+  __pipeline_commit();
+}
+
+// A thread's items straight from registers to the output row, for rows whose
+// output alignment matches the tile's (output_shift == 0: in place, or equal
+// pitches mod 4): whole threads store N / 4 float4s, the at most two partial
+// threads of a row (its head and tail) store their valid samples one by one.
+// No staging through shared memory, no barrier.
+template <int N>
+__device__ __forceinline__ void store_items_direct(float* y_row, long long first_item, int jlo, int jhi,
+                                                   const float (&y)[N]) {
+  static_assert(N % 4 == 0, "whole float4s per thread");
+  if (jlo == 0 && jhi == N) {
+    float4* p = reinterpret_cast<float4*>(y_row + first_item);  // 16-byte aligned: output_shift == 0
+#pragma unroll
+    for (int m = 0; m < N / 4; ++m) p[m] = make_float4(y[4 * m], y[4 * m + 1], y[4 * m + 2], y[4 * m + 3]);
+  } else {
+#pragma unroll
+    for (int j = 0; j < N; ++j)
+      if (j >= jlo && j < jhi) y_row[first_item + j] = y[j];
+  }
+}
+
+// Tiles t = blockIdx.x, blockIdx.x + gridDim.x, ... in order (T tiles per
+// row: 1 for the fused rows; CARRY: `carries` as in tile_kernel.cuh, the
+// long-row path); the i-th tile of this block lives in stage buffer
+// i % STAGES. Buffer reuse: tile i + STAGES - 1 is copied into the buffer of
+// tile i - 1 only after the barrier that follows cp.async.wait_group at the
+// top of iteration i, by which point every thread has finished storing tile
+// i - 1 (its stores read the buffer before that barrier). In place is safe:
+// a tile's loads are issued by the block that stores it, before it stores
+// it; tiles are disjoint. Barriers per row: the
+// one above, one per block scan (two scratch arrays: no barrier between the
+// scans), and for staged stores one more; the outputs may overwrite the
+// row's buffer right after the scan, since every thread read its items
+// before the scan's first barrier.
+// DIRECT: rows whose output alignment allows it skip the staging
+// (store_items_direct); the others are staged as in fused_one_pass.
+template <class R, class P, int STAGES, bool DIRECT, bool CARRY>
+__global__ __launch_bounds__(P::BLOCK, P::template min_blocks<R>()) void batched_scan_pipelined_kernel(
+    const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch, std::size_t rows, std::size_t len,
+    std::size_t tiles_per_row, ScanDirection dir, bool exclusive, const typename R::acc_t* carries) {
+  static_assert(STAGES >= 2, "at least one row in flight while one is scanned");
+  constexpr int BLOCK = P::BLOCK, ITEMS = P::ITEMS;
+  using acc_t = typename R::acc_t;
+  extern __shared__ __align__(16) float stage_buf[];  // STAGES x SLOTS floats
+  __shared__ acc_t scratch[2][BLOCK / 32];            // the forward and the backward block scan
+  const long long n = static_cast<long long>(len);
+  const std::size_t T = tiles_per_row;
+  const std::size_t tiles = rows * T;
+  const std::size_t stride = gridDim.x;
+  const std::size_t first = blockIdx.x;
+#pragma unroll
+  for (int k = 0; k < STAGES - 1; ++k)
+    prefetch_tile<BLOCK>(stage_buf + k * SLOTS, in, in_pitch, first + k * stride, tiles, T, n);
+  int stage = 0;
+  for (std::size_t t = first; t < tiles; t += stride) {
+    __pipeline_wait_prior(STAGES - 2);  // this thread's copies of tile t have landed
+    __syncthreads();                    // everyone's have; t - stride is fully stored
+    const int ahead_stage = (stage + STAGES - 1) % STAGES;
+    prefetch_tile<BLOCK>(stage_buf + ahead_stage * SLOTS, in, in_pitch,
+                         t + static_cast<std::size_t>(STAGES - 1) * stride, tiles, T, n);
+    float* buf = stage_buf + stage * SLOTS;
+    const std::size_t row = t / T;
+    const float* x_row = in + row * in_pitch;
+    float* y_row = out + row * out_pitch;
+    const TileSpan s = tile_span(x_row, static_cast<long long>(t - row * T), n);
+    float x[ITEMS];
+    read_items<ITEMS>(buf, x);
+    const long long first_item = s.e0 + static_cast<long long>(threadIdx.x) * ITEMS;
+    const int jlo = clamp_items(s.lo - first_item, ITEMS);
+    const int jhi = clamp_items(s.hi - first_item, ITEMS);
+    float y[ITEMS];
+    scan_tile<R, ITEMS, BLOCK, P::FAST>(x, y, jlo, jhi, dir, exclusive, scratch[0], TileCarry<R, CARRY, 0>{carries, t},
+                                        TileCarry<R, CARRY, 1>{carries, t}, scratch[1]);
+    const int c = output_shift(y_row, s.e0);
+    if (DIRECT && c == 0) {
+      store_items_direct<ITEMS>(y_row, first_item, jlo, jhi, y);
+    } else {
+      write_items<ITEMS>(buf, y, c);  // buf was read before the scan's barriers
+      __syncthreads();                // staged outputs visible
+      tile_store<BLOCK, true>(buf, y_row, s.e0, c, s.lo, s.hi);
+    }
+    stage = stage + 1 == STAGES ? 0 : stage + 1;
+  }
+  // Every non-empty commit group was waited for: a tile is prefetched only
+  // if this block processes it later.
+}
+
+// Persistent grid over rows x T tiles: as many blocks per SM as the
+// occupancy allows (the policy's min_blocks by design), never more blocks
+// than tiles.
+template <class R, class P, int STAGES, bool DIRECT, bool CARRY>
+void launch_pipelined(const ScanCall& call, std::size_t T, const typename R::acc_t* carries, const char* name) {
+  static std::atomic<int> occupancy{0};
+  const ScanSpec& s = call.spec;
+  auto kernel = batched_scan_pipelined_kernel<R, P, STAGES, DIRECT, CARRY>;
+  const std::size_t smem = static_cast<std::size_t>(STAGES) * SLOTS * sizeof(float);
+  const int per_sm = prepare_kernel(kernel, P::BLOCK, smem, occupancy);
+  const std::size_t tiles = s.rows * T;
+  const std::size_t cap = static_cast<std::size_t>(gpu::sm_count()) * static_cast<std::size_t>(per_sm);
+  const unsigned grid = grid_of(tiles < cap ? tiles : cap, name, s);
+  detail::launch(name, kernel, dim3(grid), dim3(P::BLOCK), smem, call.stream, s.rows * s.len, call.in, s.in_pitch,
+                 call.out, s.out_pitch, s.rows, s.len, T, s.direction, s.exclusive, carries);
+}
+
+}  // namespace tessera::batched_scan_impl::gpu_detail
