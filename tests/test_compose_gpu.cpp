@@ -191,7 +191,8 @@ using ComposeGpu = WithGpu<::testing::Test>;
 
 // The look-back with many tiles in flight: a long input, every mode and every
 // single-pass policy, checked against the reference (2^24 + 7 elements: 4096
-// tiles of the primary, 2048 of single_pass_wide, many look-back windows).
+// tiles of the primary, 2048 of single_pass_wide and single_pass_early, many
+// look-back windows: 64 of single_pass_early's 32-slot sparse window).
 TEST_F(ComposeGpu, SinglePassOnManyTiles) {
   constexpr std::size_t n = (std::size_t(1) << 24) + 7;
   for (Family f : {Family::compact, Family::partition, Family::unique, Family::rle}) {
@@ -199,9 +200,9 @@ TEST_F(ComposeGpu, SinglePassOnManyTiles) {
     s.pred = Pred::greater;
     const Shape shape = f == Family::unique || f == Family::rle ? Shape::runs : Shape::uniform;
     const auto in = make_input<std::int32_t>(s, n, seed_for("many tiles", n, static_cast<int>(f)), shape, 0.3);
-    for (const char* name : {"single_pass", "single_pass_lean", "single_pass_wide"}) {
+    for (const char* name : {"single_pass", "single_pass_lean", "single_pass_wide", "single_pass_early"}) {
       const Variant* v = tessera::compose_impl::find_variant(f, name);
-      if (v == nullptr) continue;  // rle has no single_pass_wide
+      if (v == nullptr) continue;  // rle has no single_pass_wide or single_pass_early
       SCOPED_TRACE(name);
       check_device(*v, in, stream());
     }

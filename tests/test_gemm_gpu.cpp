@@ -165,12 +165,31 @@ TEST_F(GemmGpu, AatIsExactlySymmetric) {
   }
 }
 
+// Every warp-tiled configuration: the dispatcher's table and the tuning
+// configurations it does not (yet) choose among (paired lanes).
+struct NamedConfig {
+  std::string name;
+  gemm_impl::WarpTiledKernels kernels;
+};
+std::vector<NamedConfig> all_warp_tiled_configs() {
+  std::vector<NamedConfig> out;
+  for (const auto& cfg : gemm_impl::warp_tiled_configs()) out.push_back({std::string(cfg.name), cfg.kernels});
+  for (const NamedConfig& extra : {NamedConfig{"128x128x16_pl", gemm_impl::warp_tiled_kernels_128x128x16_pl()},
+                                   NamedConfig{"128x128x32_pl", gemm_impl::warp_tiled_kernels_128x128x32_pl()},
+                                   NamedConfig{"128x256x16_pl", gemm_impl::warp_tiled_kernels_128x256x16_pl()}}) {
+    bool listed = false;
+    for (const NamedConfig& c : out) listed = listed || c.name == extra.name;
+    if (!listed) out.push_back(extra);
+  }
+  return out;
+}
+
 // Each warp-tiled configuration at sizes around its own tile, including a
 // grid with several L2 groups and a ragged last group; whole tiles with whole
-// slabs (the interior copy path of the _ic configurations: 16-byte and, with
-// an odd ldb, 4-byte B rows; padded A); k = 1 (no whole slab at all).
+// slabs (the interior copy path of the _ic/_pl configurations: 16-byte and,
+// with an odd ldb, 4-byte B rows; padded A); k = 1 (no whole slab at all).
 TEST_F(GemmGpu, WarpTiledConfigurationsAtTheirTileEdges) {
-  for (const auto& cfg : gemm_impl::warp_tiled_configs()) {
+  for (const NamedConfig& cfg : all_warp_tiled_configs()) {
     const std::size_t bm = std::size_t(cfg.kernels.bm), bn = std::size_t(cfg.kernels.bn);
     const std::size_t bk = std::size_t(cfg.kernels.bk);
     for (const Shape& s : {Shape{false, 9 * bm + 1, 2 * bn - 1, 3 * bk + 1},
@@ -178,9 +197,9 @@ TEST_F(GemmGpu, WarpTiledConfigurationsAtTheirTileEdges) {
                            Shape{false, 2 * bm, 3 * bn, 4 * bk},
                            Shape{false, 2 * bm, 2 * bn, 2 * bk + 3, 3, 1, 0, 0.75f, -0.5f},
                            Shape{false, bm + 1, 2 * bn, 1}}) {
-      SCOPED_TRACE(std::string(cfg.name) + " " + gemm_test::shape_name(s));
+      SCOPED_TRACE(cfg.name + " " + gemm_test::shape_name(s));
       Case c(s, 3);
-      const GemmVariant* v = gemm_impl::find_variant("warp_tiled_" + std::string(cfg.name));
+      const GemmVariant* v = gemm_impl::find_variant("warp_tiled_" + cfg.name);
       ASSERT_NE(v, nullptr);
       EXPECT_TRUE(gemm_test::matches(c.run(*v, stream_), c.c0, c.ref, s.k));
     }
@@ -193,13 +212,13 @@ TEST_F(GemmGpu, WarpTiledConfigurationsAtTheirTileEdges) {
 TEST_F(GemmGpu, WarpTiledConfigurationsComputeAAt) {
   const GemmVariant* base = gemm_impl::find_variant("aat_warp_tiled");
   ASSERT_NE(base, nullptr);
-  for (const auto& cfg : gemm_impl::warp_tiled_configs()) {
+  for (const NamedConfig& cfg : all_warp_tiled_configs()) {
     if (cfg.kernels.run_aat == nullptr) continue;
     const std::size_t bm = std::size_t(cfg.kernels.bm), bk = std::size_t(cfg.kernels.bk);
     GemmVariant v = *base;
     v.run = cfg.kernels.run_aat;
     for (const Shape& s : {Shape{true, 3 * bm, 3 * bm, 2 * bk}, Shape{true, 2 * bm + 1, 2 * bm + 1, bk + 5, 1, 0, 3}}) {
-      SCOPED_TRACE(std::string(cfg.name) + " " + gemm_test::shape_name(s));
+      SCOPED_TRACE(cfg.name + " " + gemm_test::shape_name(s));
       Case c(s, 5);
       EXPECT_TRUE(gemm_test::matches(c.run(v, stream_), c.c0, c.ref, s.k));
     }

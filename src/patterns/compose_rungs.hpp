@@ -38,6 +38,7 @@ TESSERA_DECLARE_COMPOSE_RUNG(select_two_pass)            // 03_two_pass.cu
 TESSERA_DECLARE_COMPOSE_RUNG(select_single_pass)         // 04_single_pass.cu
 TESSERA_DECLARE_COMPOSE_RUNG(select_single_pass_lean)    // 04_single_pass.cu (tuning alternative)
 TESSERA_DECLARE_COMPOSE_RUNG(select_single_pass_wide)    // 04_single_pass.cu (tuning alternative)
+TESSERA_DECLARE_COMPOSE_RUNG(select_single_pass_early)   // 05_single_pass_early.cu
 // src/cuda/find_unique
 TESSERA_DECLARE_COMPOSE_RUNG(find_unique_sort_based)         // 02_sort_based.cu
 TESSERA_DECLARE_COMPOSE_RUNG(find_unique_flag_table_global)  // 03_flag_table_global.cu

@@ -53,6 +53,7 @@ const Variant compact_table[] = {
     {{"compact", "single_pass", 4, CUDA, OWN, "one pass: decoupled look-back over tile counts, 16-byte loads, one block scan per tile, staged in shared memory for coalesced writes; count on device", true}, TESSERA_RUNG(select_single_pass)},
     {{"compact", "single_pass_lean", 4, CUDA, OWN, "tuning: single_pass with 8-byte look-back status words (count << 2 | flag) polled 64 per round instead of 128 16-byte slots, 32-register cap for 8 blocks per SM", true}, TESSERA_RUNG(select_single_pass_lean)},
     {{"compact", "single_pass_wide", 4, CUDA, OWN, "single_pass_lean on 512-thread tiles (32 KiB of input): half the tiles, so half the look-backs, tile-counter atomics and status polls per byte", true}, TESSERA_RUNG(select_single_pass_wide)},
+    {{"compact", "single_pass_early", 4, CUDA, OWN, "single_pass_wide with the early look-back: warp 0 looks back before staging while the other warps stage, sparse 32-slot re-poll of only the missing status words, L2 prefetch of the tile over the tile-index atomic, st.global.cs output", true}, TESSERA_RUNG(select_single_pass_early)},
     {{"compact", "cub_select_flagged", 5, CUDA, VENDOR, "cub::DeviceSelect::Flagged: the vendor baseline for flag-driven selection", true}, TESSERA_RUNG(cub_select_flagged)},
     {{"compact", "cub_select_if", 5, CUDA, VENDOR, "cub::DeviceSelect::If: the vendor baseline for predicates", true}, TESSERA_RUNG(cub_select_if)},
 #endif
@@ -67,6 +68,7 @@ const Variant partition_table[] = {
     {{"partition", "single_pass", 4, CUDA, OWN, "decoupled look-back over tile counts; each tile's selected and reversed rejected elements staged in shared memory, two coalesced runs of writes", true}, TESSERA_RUNG(select_single_pass)},
     {{"partition", "single_pass_lean", 4, CUDA, OWN, "tuning: single_pass with 8-byte look-back status words (count << 2 | flag) polled 64 per round instead of 128 16-byte slots, 32-register cap for 8 blocks per SM", true}, TESSERA_RUNG(select_single_pass_lean)},
     {{"partition", "single_pass_wide", 4, CUDA, OWN, "single_pass_lean on 512-thread tiles (32 KiB of input): half the tiles, so half the look-backs, tile-counter atomics and status polls per byte", true}, TESSERA_RUNG(select_single_pass_wide)},
+    {{"partition", "single_pass_early", 4, CUDA, OWN, "single_pass_wide with the early look-back: warp 0 looks back before staging while the other warps stage, sparse 32-slot re-poll of only the missing status words, L2 prefetch of the tile over the tile-index atomic", true}, TESSERA_RUNG(select_single_pass_early)},
     {{"partition", "cub_partition_if", 5, CUDA, VENDOR, "cub::DevicePartition::If: the vendor baseline", true}, TESSERA_RUNG(cub_partition_if)},
 #endif
 };
@@ -80,6 +82,7 @@ const Variant unique_table[] = {
     {{"unique", "single_pass", 4, CUDA, OWN, "one pass with decoupled look-back; the left neighbour by warp shuffle; 16-byte loads; count on device", true}, TESSERA_RUNG(select_single_pass)},
     {{"unique", "single_pass_lean", 4, CUDA, OWN, "tuning: single_pass with 8-byte look-back status words (count << 2 | flag) polled 64 per round instead of 128 16-byte slots, 32-register cap for 8 blocks per SM", true}, TESSERA_RUNG(select_single_pass_lean)},
     {{"unique", "single_pass_wide", 4, CUDA, OWN, "single_pass_lean on 512-thread tiles (32 KiB of input): half the tiles, so half the look-backs, tile-counter atomics and status polls per byte", true}, TESSERA_RUNG(select_single_pass_wide)},
+    {{"unique", "single_pass_early", 4, CUDA, OWN, "single_pass_wide with the early look-back: warp 0 looks back before staging while the other warps stage, sparse 32-slot re-poll of only the missing status words, L2 prefetch of the tile over the tile-index atomic, st.global.cs output", true}, TESSERA_RUNG(select_single_pass_early)},
     {{"unique", "thrust_unique", 5, CUDA, VENDOR, "thrust::unique_copy (CUDA backend, workspace allocator, caller's stream; returns the count to the host: one sync in the timing)", true}, TESSERA_RUNG(thrust_unique)},
     {{"unique", "cub_select_unique", 5, CUDA, VENDOR, "cub::DeviceSelect::Unique: the vendor baseline", true}, TESSERA_RUNG(cub_select_unique)},
 #endif

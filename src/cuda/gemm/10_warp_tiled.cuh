@@ -34,6 +34,17 @@
 //   the symmetric product costs half the multiply-adds and is exactly
 //   symmetric.
 //
+// - Paired lanes (policy PAIRED_LANES): the lane grid is laid out so that
+//   lanes n and n^1 read the same A fragment and lanes n and n^2 the same B
+//   fragment. Shared memory returns 128 bytes (one register per lane) per
+//   cycle; an LDS.128 takes 4 return cycles unless such pairs share their
+//   addresses, then 2 (NVIDIA's rule for sm_70+; CUTLASS's SIMT lane layout
+//   RowMajorInterleaved<2> does the same). The row-major lane grid satisfies
+//   it for A only (lanes 4i..4i+3 share a row group) and B's LDS.128 take 4
+//   cycles: per warp and k 2*2 + 2*4 = 12 return cycles against 64 FFMA, with
+//   16 warps per SM 192 of every 256 cycles — near saturation once the
+//   cp.async writes are added. Paired: 2*2 + 2*2 = 8, 128 of 256 cycles.
+//
 // - Interior copies (policy INTERIOR_COPIES): a thread whose copies of a
 //   whole slab lie inside the matrices issues them unguarded, with immediate
 //   offsets; the guarded copies cost ~110 of the ~1240 instructions a warp
@@ -45,7 +56,10 @@
 // 82% of the main loop's instructions with guarded copies (128x128x16),
 // 88% with interior copies, 90% with interior copies and BK = 32. Expected: 75-90% of the measured FP32 rate on large
 // squares (cuBLAS reaches ~77% of the datasheet peak), less where tiles are
-// ragged or too few to fill the GPU.
+// ragged or too few to fill the GPU. Measured 77% with interior copies (H100,
+// BK 16 and 32 alike: issue share was not the limit); the shared-memory
+// return path is the next one (see "Paired lanes"): ~81% busy with the
+// row-major lane grid, ~56% with paired lanes, which should reach 80-84%.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -70,16 +84,18 @@ using tessera::gpu::cp_async_wait;
 // A tile configuration. Block tile BM x BN x BK, warp tile WM x WN, thread
 // micro-tile TM x TN, STAGES-deep cp.async pipeline, at least MIN_BLOCKS
 // resident blocks per SM (the register cap the compiler must meet),
-// whether whole k slabs get their own copy path, and whether a thread whose
+// whether whole k slabs get their own copy path, whether a thread whose
 // copies all fall inside the matrices takes the predicate-free one (see
-// copy_slab).
+// copy_slab), and whether the lane grid pairs lanes for LDS.128 broadcasts
+// (lane_coords).
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int STAGES_, int MIN_BLOCKS_,
-          bool WHOLE_SLAB_COPIES_ = false, bool INTERIOR_COPIES_ = false>
+          bool WHOLE_SLAB_COPIES_ = false, bool INTERIOR_COPIES_ = false, bool PAIRED_LANES_ = false>
 struct WarpTiledPolicy {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
   static constexpr int STAGES = STAGES_, MIN_BLOCKS = MIN_BLOCKS_;
   static constexpr bool WHOLE_SLAB_COPIES = WHOLE_SLAB_COPIES_;  // a copy path without k tests for whole slabs
   static constexpr bool INTERIOR_COPIES = INTERIOR_COPIES_;      // ... and without bound tests for inner threads
+  static constexpr bool PAIRED_LANES = PAIRED_LANES_;            // lanes n, n^1 share A; n, n^2 share B
   static constexpr int WARPS_M = BM / WM, WARPS_N = BN / WN;
   static constexpr int THREADS = 32 * WARPS_M * WARPS_N;
   static constexpr int LANES_M = WM / TM, LANES_N = WN / TN;  // the lane grid of a warp
@@ -98,6 +114,7 @@ struct WarpTiledPolicy {
   static_assert((8 * BM) % THREADS == 0 && (8 * BN) % THREADS == 0, "k-major copies: whole row groups per pass");
   static_assert(THREADS % BK == 0 && BN % (4 * (THREADS / BK)) == 0, "B copies: whole k rows per thread group");
   static_assert(STAGES >= 2, "a pipeline needs two stages at least");
+  static_assert(!PAIRED_LANES || (LANES_M % 2 == 0 && LANES_N % 2 == 0), "paired lanes: even lane grid sides");
   static_assert(SMEM_BYTES <= 227 * 1024, "shared memory of one block on sm_90");
   static_assert(THREADS <= 1024, "block size");
 };
@@ -236,6 +253,28 @@ struct BRowCopy {
   }
 };
 
+// ---- lane layout -------------------------------------------------------------
+
+// A lane's place (lm, ln) in its warp's LANES_M x LANES_N grid. Row-major:
+// lm = lane / LANES_N, ln = lane % LANES_N. Paired (P::PAIRED_LANES): bit 0
+// of the lane picks ln's low bit, bit 1 lm's low bit, the bits above the
+// rest (row-major over 2 x 2 quads), so that lm does not depend on bit 0 and
+// ln not on bit 1 — lanes n, n^1 load the same A words, lanes n, n^2 the
+// same B words: LDS.128 in 2 return cycles instead of 4. A bijection onto
+// the grid; a warp's set of fragment addresses (and so its bank pattern) is
+// the row-major one's.
+template <class P>
+__device__ __forceinline__ void lane_coords(unsigned lane, unsigned& lm, unsigned& ln) {
+  if constexpr (P::PAIRED_LANES) {
+    const unsigned quad = lane / 4;
+    lm = ((lane >> 1) & 1u) + 2 * (quad / (P::LANES_N / 2));
+    ln = (lane & 1u) + 2 * (quad % (P::LANES_N / 2));
+  } else {
+    lm = lane / P::LANES_N;
+    ln = lane % P::LANES_N;
+  }
+}
+
 // ---- block order -----------------------------------------------------------
 
 // Grouped order: GROUP_M tile rows at a time, down the group's rows first.
@@ -307,7 +346,8 @@ __global__ void __launch_bounds__(P::THREADS, P::MIN_BLOCKS)
 
   // This lane's fragments: rows wm*WM + g*LANES_M*4 + lm*4 + (0..3), columns likewise.
   const unsigned wm = warp / P::WARPS_N, wn = warp % P::WARPS_N;
-  const unsigned lm = lane / P::LANES_N, ln = lane % P::LANES_N;
+  unsigned lm, ln;
+  lane_coords<P>(lane, lm, ln);
   const unsigned a_off = wm * P::WM + lm * 4, b_off = wn * P::WN + ln * 4;
 
   float acc[P::TM][P::TN];
@@ -357,9 +397,11 @@ __global__ void __launch_bounds__(P::THREADS, P::MIN_BLOCKS)
     asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(block_again));
     if constexpr (AAT) triangle_tile(block_again, tm, tn);
     else grouped_tile(block_again, tiles_m, tiles_n, P::GROUP_M, tm, tn);
-    const unsigned w = tid_again / 32, l = tid_again % 32;
-    a_off_e = (w / P::WARPS_N) * P::WM + (l / P::LANES_N) * 4;
-    b_off_e = (w % P::WARPS_N) * P::WN + (l % P::LANES_N) * 4;
+    const unsigned w = tid_again / 32;
+    unsigned lm_e, ln_e;
+    lane_coords<P>(tid_again % 32, lm_e, ln_e);
+    a_off_e = (w / P::WARPS_N) * P::WM + lm_e * 4;
+    b_off_e = (w % P::WARPS_N) * P::WN + ln_e * 4;
   }
   const std::size_t bm0_e = std::size_t(tm) * P::BM, bn0_e = std::size_t(tn) * P::BN;
   const bool mirror = AAT && tm != tn;

@@ -49,6 +49,19 @@ using Policy128x128x32_ic = WarpTiledPolicy<128, 128, 32, 64, 32, 8, 8, 3, 2, fa
 // against 128x256x8, the interior copies cut the copy overhead.
 using Policy128x256x16_ic = WarpTiledPolicy<128, 256, 16, 64, 64, 8, 16, 3, 1, false, true>;  // 74 KiB smem
 
+// Paired lanes (PAIRED_LANES, the last argument; 10_warp_tiled.cuh "Paired
+// lanes"): the _ic configurations with the lane grid that lets each LDS.128
+// return in 2 shared-memory cycles instead of 4 for B. Fragment reads per k
+// and warp: 12 -> 8 return cycles for 8 x 8 (64 FFMA), 20 -> 12 for 8 x 16
+// (128 FFMA); with the cp.async writes the shared-memory pipe of an SM goes
+// from ~81% to ~56% busy at 128x128x16 (2 blocks/SM), which stalled the FFMA
+// stream. Same instructions, registers and shared memory as the _ic kernels.
+// Predictions (to be measured): 128x128x16_pl 48-50 TFLOP/s at 4096^3 and
+// 8192^3, 128x128x32_pl 48-50, 128x256x16_pl 46-49.
+using Policy128x128x16_pl = WarpTiledPolicy<128, 128, 16, 64, 32, 8, 8, 3, 2, false, true, true>;   // 51 KiB smem
+using Policy128x128x32_pl = WarpTiledPolicy<128, 128, 32, 64, 32, 8, 8, 3, 2, false, true, true>;   // 99 KiB smem
+using Policy128x256x16_pl = WarpTiledPolicy<128, 256, 16, 64, 64, 8, 16, 3, 1, false, true, true>;  // 74 KiB smem
+
 }  // namespace tessera::gemm_impl::dev
 
 // The definitions behind TESSERA_DECLARE_WARP_TILED(CFG) in rungs.hpp, one

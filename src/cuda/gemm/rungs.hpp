@@ -44,6 +44,9 @@ TESSERA_DECLARE_WARP_TILED(64x64x16)    // 10_warp_tiled_64x64x16.cu
 TESSERA_DECLARE_WARP_TILED(128x128x16_ic)  // 10_warp_tiled_128x128x16_ic.cu
 TESSERA_DECLARE_WARP_TILED(128x128x32_ic)  // 10_warp_tiled_128x128x32_ic.cu
 TESSERA_DECLARE_WARP_TILED(128x256x16_ic)  // 10_warp_tiled_128x256x16_ic.cu
+TESSERA_DECLARE_WARP_TILED(128x128x16_pl)  // 10_warp_tiled_128x128x16_pl.cu
+TESSERA_DECLARE_WARP_TILED(128x128x32_pl)  // 10_warp_tiled_128x128x32_pl.cu
+TESSERA_DECLARE_WARP_TILED(128x256x16_pl)  // 10_warp_tiled_128x256x16_pl.cu
 #undef TESSERA_DECLARE_WARP_TILED
 
 // The dispatcher's table (10_warp_tiled_dispatch.cu): each configuration with

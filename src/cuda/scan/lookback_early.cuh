@@ -80,13 +80,11 @@
 #include "cuda/common/launch.cuh"
 #include "cuda/common/lookback_sparse.cuh"
 #include "cuda/common/multipass.cuh"
+#include "cuda/common/prefetch.cuh"
 #include "cuda/scan/lookback_tile.cuh"
 #include "tessera/core/cuda_check.hpp"
 
 namespace tessera::gpu {
-
-// A hint: fetch the 128-byte line holding p into L2 (no register, no fault).
-__device__ __forceinline__ void prefetch_l2(const void* p) { asm volatile("prefetch.global.L2 [%0];" ::"l"(p)); }
 
 template <class P, class F>
 __global__ __launch_bounds__(P::THREADS, P::MIN_BLOCKS) void scan_lookback_early_kernel(const typename F::in_t* in,
