@@ -67,6 +67,14 @@ std::string default_variant(Family f, Dtype t, std::size_t n) {
     case Family::map: return "vectorized";
     case Family::adjacent_difference: return "vectorized_shuffle";
     case Family::find_unique: return t == Dtype::u8 ? "flag_table_shared" : "sort_based";
+    // H100, 2^28 elements (docs/results/compose-h100-2026-11-23b.txt):
+    // single_pass_early 1.00-1.08x cub_select_if on float x>t (5/50/95%),
+    // 1.02-1.10x cub_select_unique on int32 runs; single_pass 0.85-0.98x.
+    case Family::compact:
+    case Family::unique: return "single_pass_early";
+    // Partition: single_pass_wide 1.03-1.04x cub_partition_if; the early
+    // look-back lost 10% there (two output streams per tile).
+    case Family::partition: return "single_pass_wide";
     default: return "single_pass";
   }
 #else
