@@ -212,6 +212,22 @@ __device__ __forceinline__ unsigned take_tile_index(unsigned* counter, unsigned&
 constexpr unsigned LOOKBACK_MIN_SLEEP_NS = 32;
 constexpr unsigned LOOKBACK_MAX_SLEEP_NS = 256;
 
+// Exponential back-off between polls of a look-back window: the first
+// sleep, and one wait that doubles the next up to MAX_SLEEP_NS (0: spin).
+template <unsigned MAX_SLEEP_NS>
+constexpr unsigned lookback_first_sleep_ns() {
+  return LOOKBACK_MIN_SLEEP_NS < MAX_SLEEP_NS ? LOOKBACK_MIN_SLEEP_NS : MAX_SLEEP_NS;
+}
+template <unsigned MAX_SLEEP_NS>
+__device__ __forceinline__ void lookback_back_off(unsigned& sleep_ns) {
+  if constexpr (MAX_SLEEP_NS > 0) {
+    __nanosleep(sleep_ns);
+    sleep_ns = sleep_ns * 2 < MAX_SLEEP_NS ? sleep_ns * 2 : MAX_SLEEP_NS;
+  } else {
+    (void)sleep_ns;
+  }
+}
+
 // The exclusive prefix of tile `tile` (> 0): the combination, in order, of
 // every tile before it. Call with all 32 lanes of one warp; every lane gets
 // the result. Lane l reads tiles [end - 32*PER_LANE + l*PER_LANE, + PER_LANE)
@@ -254,7 +270,7 @@ __device__ typename F::acc_t warp_lookback(const Status& status, unsigned tile, 
 
     // Wait until every slot right of the nearest inclusive prefix is valid.
     int nearest_lane, last_inclusive;  // the warp's nearest inclusive: lane, and this lane's own last one
-    unsigned sleep_ns = LOOKBACK_MIN_SLEEP_NS < MAX_SLEEP_NS ? LOOKBACK_MIN_SLEEP_NS : MAX_SLEEP_NS;
+    unsigned sleep_ns = lookback_first_sleep_ns<MAX_SLEEP_NS>();
     while (true) {
       last_inclusive = -1;
 #pragma unroll
@@ -267,12 +283,7 @@ __device__ typename F::acc_t warp_lookback(const Status& status, unsigned tile, 
       for (int j = 0; j < PER_LANE; ++j)
         waiting |= flag[j] == TILE_INVALID && (lane > nearest_lane || (lane == nearest_lane && j > last_inclusive));
       if (!__any_sync(scan_detail::FULL_MASK, waiting)) break;
-      if constexpr (MAX_SLEEP_NS > 0) {
-        __nanosleep(sleep_ns);
-        sleep_ns = sleep_ns * 2 < MAX_SLEEP_NS ? sleep_ns * 2 : MAX_SLEEP_NS;
-      } else {
-        (void)sleep_ns;
-      }
+      lookback_back_off<MAX_SLEEP_NS>(sleep_ns);
       read();
     }
 

@@ -47,18 +47,13 @@ __device__ typename F::acc_t warp_lookback_sparse(const Status& status, unsigned
     if (t >= 0) flag = status.load(static_cast<std::size_t>(t), value);
 
     int nearest_lane;
-    unsigned sleep_ns = LOOKBACK_MIN_SLEEP_NS < MAX_SLEEP_NS ? LOOKBACK_MIN_SLEEP_NS : MAX_SLEEP_NS;
+    unsigned sleep_ns = lookback_first_sleep_ns<MAX_SLEEP_NS>();
     while (true) {
       const unsigned inclusive_lanes = __ballot_sync(scan_detail::FULL_MASK, flag == TILE_INCLUSIVE);
       nearest_lane = inclusive_lanes ? 31 - __clz(inclusive_lanes) : -1;
       const bool waiting = flag == TILE_INVALID && lane > nearest_lane;
       if (!__any_sync(scan_detail::FULL_MASK, waiting)) break;
-      if constexpr (MAX_SLEEP_NS > 0) {
-        __nanosleep(sleep_ns);
-        sleep_ns = sleep_ns * 2 < MAX_SLEEP_NS ? sleep_ns * 2 : MAX_SLEEP_NS;
-      } else {
-        (void)sleep_ns;
-      }
+      lookback_back_off<MAX_SLEEP_NS>(sleep_ns);
       // t >= 0 here: lanes with t < 0 hold TILE_INCLUSIVE and never wait.
       if (waiting) flag = status.load(static_cast<std::size_t>(t), value);
     }
