@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -85,6 +86,28 @@ struct ProblemFactory {
   std::string label;
   std::function<std::unique_ptr<Problem>()> make;
 };
+
+// The bench problems of a pattern whose problems are specs of size n (reduce,
+// scan): with a --type/--op/--accum filter, every spec the filter allows
+// (all_specs(o)) at size n; in the headline run, defaults[i] for each i of
+// `headline`; otherwise every default. make(spec) builds one factory.
+template <class Spec, class AllSpecs, class Make>
+std::vector<ProblemFactory> spec_bench_factories(const RunOptions& o, std::size_t n, const std::vector<Spec>& defaults,
+                                                 std::initializer_list<std::size_t> headline, AllSpecs all_specs,
+                                                 Make make) {
+  std::vector<ProblemFactory> out;
+  if (o.type || o.op || o.accum) {
+    for (Spec s : all_specs(o)) {
+      s.n = n;
+      out.push_back(make(s));
+    }
+  } else if (o.headline) {
+    for (std::size_t i : headline) out.push_back(make(defaults.at(i)));
+  } else {
+    for (const Spec& s : defaults) out.push_back(make(s));
+  }
+  return out;
+}
 
 class Pattern {
  public:

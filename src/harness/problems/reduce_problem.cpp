@@ -256,26 +256,16 @@ class ReducePattern final : public Pattern {
     const std::size_t n = o.size.value_or(o.gpu ? GPU_BENCH_N : CPU_BENCH_N);
     // The ladder's headline problems: float sum with each accumulator, the
     // other types' sums, and one min and one max.
-    const ReduceSpec defaults[] = {
+    const std::vector<ReduceSpec> defaults = {
         {Dtype::f32, Op::sum, Accum::native, n}, {Dtype::f32, Op::sum, Accum::f64, n},
         {Dtype::f32, Op::sum, Accum::kahan, n},  {Dtype::f32, Op::sum, Accum::dfloat, n},
         {Dtype::f64, Op::sum, Accum::native, n}, {Dtype::i32, Op::sum, Accum::native, n},
         {Dtype::i64, Op::sum, Accum::native, n}, {Dtype::f32, Op::max, Accum::native, n},
         {Dtype::i32, Op::min, Accum::native, n},
     };
-    std::vector<ProblemFactory> out;
-    const bool filtered = o.type || o.op || o.accum;
-    if (filtered) {
-      for (auto s : all_specs(o)) {
-        s.n = n;
-        out.push_back(factory(s, Distribution::uniform, o.seed, o.gpu));
-      }
-    } else if (o.headline) {  // the plain float sum and its double-float twin
-      for (const auto& s : {defaults[0], defaults[3]}) out.push_back(factory(s, Distribution::uniform, o.seed, o.gpu));
-    } else {
-      for (const auto& s : defaults) out.push_back(factory(s, Distribution::uniform, o.seed, o.gpu));
-    }
-    return out;
+    // The headline run: the plain float sum and its double-float twin.
+    return spec_bench_factories(o, n, defaults, {0, 3}, all_specs,
+                                [&](const ReduceSpec& s) { return factory(s, Distribution::uniform, o.seed, o.gpu); });
   }
 
  private:

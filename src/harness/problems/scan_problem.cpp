@@ -338,25 +338,14 @@ class ScanPattern final : public Pattern {
     // The headline: the plain float sum. The others: wider float
     // accumulators, integer sums (int32; uint32 exclusive, the offsets of a
     // compaction), double, and one min and one max.
-    const ScanSpec defaults[] = {
+    const std::vector<ScanSpec> defaults = {
         {Dtype::f32, Op::sum, Accum::native, false, n}, {Dtype::f32, Op::sum, Accum::dfloat, false, n},
         {Dtype::f32, Op::sum, Accum::f64, false, n},    {Dtype::i32, Op::sum, Accum::native, false, n},
         {Dtype::u32, Op::sum, Accum::native, true, n},  {Dtype::f64, Op::sum, Accum::native, false, n},
         {Dtype::f32, Op::max, Accum::native, false, n}, {Dtype::i32, Op::min, Accum::native, false, n},
     };
-    std::vector<ProblemFactory> out;
-    const bool filtered = o.type || o.op || o.accum;
-    if (filtered) {
-      for (auto s : all_specs(o)) {
-        s.n = n;
-        out.push_back(factory(s, Distribution::uniform, o.seed, o.gpu));
-      }
-    } else if (o.headline) {
-      out.push_back(factory(defaults[0], Distribution::uniform, o.seed, o.gpu));
-    } else {
-      for (const auto& s : defaults) out.push_back(factory(s, Distribution::uniform, o.seed, o.gpu));
-    }
-    return out;
+    return spec_bench_factories(o, n, defaults, {0}, all_specs,
+                                [&](const ScanSpec& s) { return factory(s, Distribution::uniform, o.seed, o.gpu); });
   }
 
  private:
