@@ -62,6 +62,11 @@ using Policy128x128x16_pl = WarpTiledPolicy<128, 128, 16, 64, 32, 8, 8, 3, 2, fa
 using Policy128x128x32_pl = WarpTiledPolicy<128, 128, 32, 64, 32, 8, 8, 3, 2, false, true, true>;   // 99 KiB smem
 using Policy128x256x16_pl = WarpTiledPolicy<128, 256, 16, 64, 64, 8, 16, 3, 1, false, true, true>;  // 74 KiB smem
 
+// The _ic configurations (and plain 128x64x16) with serpentine multiply-adds.
+using Policy128x128x16_sp = WarpTiledPolicy<128, 128, 16, 64, 32, 8, 8, 3, 2, false, true, false, true>;  // 51 KiB smem
+using Policy128x128x32_sp = WarpTiledPolicy<128, 128, 32, 64, 32, 8, 8, 3, 2, false, true, false, true>;  // 99 KiB smem
+using Policy128x64x16_sp = WarpTiledPolicy<128, 64, 16, 64, 32, 8, 8, 3, 4, false, false, false, true>;   // 38 KiB smem
+
 }  // namespace tessera::gemm_impl::dev
 
 // The definitions behind TESSERA_DECLARE_WARP_TILED(CFG) in rungs.hpp, one

@@ -47,6 +47,9 @@ TESSERA_DECLARE_WARP_TILED(128x256x16_ic)  // 10_warp_tiled_128x256x16_ic.cu
 TESSERA_DECLARE_WARP_TILED(128x128x16_pl)  // 10_warp_tiled_128x128x16_pl.cu
 TESSERA_DECLARE_WARP_TILED(128x128x32_pl)  // 10_warp_tiled_128x128x32_pl.cu
 TESSERA_DECLARE_WARP_TILED(128x256x16_pl)  // 10_warp_tiled_128x256x16_pl.cu
+TESSERA_DECLARE_WARP_TILED(128x128x16_sp)  // 10_warp_tiled_128x128x16_sp.cu
+TESSERA_DECLARE_WARP_TILED(128x128x32_sp)  // 10_warp_tiled_128x128x32_sp.cu
+TESSERA_DECLARE_WARP_TILED(128x64x16_sp)   // 10_warp_tiled_128x64x16_sp.cu
 #undef TESSERA_DECLARE_WARP_TILED
 
 // The dispatcher's table (10_warp_tiled_dispatch.cu): each configuration with
