@@ -245,7 +245,7 @@ TEST_F(GemmGpu, DispatcherPicksARegisteredConfiguration) {
     EXPECT_EQ(gemm_impl::choose_warp_tiled(GemmSpec{GemmOp::ab, 1000, 3000, 777, 777, 3000, 3000}).name,
               std::string_view("128x64x16"));
     EXPECT_EQ(gemm_impl::choose_warp_tiled(GemmSpec{GemmOp::ab, 8192, 8192, 8192, 8192, 8192, 8192}).name,
-              std::string_view("128x128x16_ic"));
+              std::string_view("128x128x16_sp"));
   }
 }
 
