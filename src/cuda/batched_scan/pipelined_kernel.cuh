@@ -5,6 +5,7 @@
 // current one (05_fused_pipelined.cu explains the why and the budget).
 #pragma once
 
+#include "cuda/batched_scan/scan_chains.cuh"
 #include "cuda/batched_scan/tile_kernel.cuh"
 
 namespace tessera::batched_scan_impl::gpu_detail {
@@ -24,11 +25,20 @@ namespace tessera::batched_scan_impl::gpu_detail {
 //   points; double spills ~300 bytes at 80, so it stays at one block of 136
 //   registers, still pipelined), 2 stages each: 2 x 2 x 42 KB = 168 KB per
 //   SM. Two blocks interleave their barriers.
+// CHAINS: independent accumulator chains per thread (scan_chains.cuh; 1:
+// scan_items.cuh's single chain, bitwise the measured rungs).
+// - Chains: Pair's cut with FAST loops, each thread's 28 items as 2 chains
+//   of 14 and tree-form block suffix scans, at two blocks per SM for every
+//   accumulator (ptxas, sm_90: 80 registers, no spills, double included: the
+//   chains keep fewer states live than Pair's double, 140 registers, one
+//   block). Double with 4 chains of 7 spills 72 bytes at 80 registers.
 struct WidePolicy {
   static constexpr int BLOCK = 896;
   static constexpr int ITEMS = 12;
   template <class R>
   static constexpr int min_blocks() { return 1; }
+  template <class R>
+  static constexpr int chains() { return 1; }
   static constexpr bool FAST = true;
 };
 struct PairPolicy {
@@ -36,14 +46,29 @@ struct PairPolicy {
   static constexpr int ITEMS = TilePolicy::ITEMS;
   template <class R>
   static constexpr int min_blocks() { return occupancy_blocks<R>() < 2 ? occupancy_blocks<R>() : 2; }
+  template <class R>
+  static constexpr int chains() { return 1; }
   static constexpr bool FAST = false;
+};
+struct ChainPolicy {
+  static constexpr int BLOCK = TilePolicy::BLOCK;
+  static constexpr int ITEMS = TilePolicy::ITEMS;
+  template <class R>
+  static constexpr int min_blocks() { return 2; }
+  template <class R>
+  static constexpr int chains() { return 2; }  // 28 % 2 == 0
+  static constexpr bool FAST = true;
 };
 constexpr std::size_t SLOTS = TilePolicy::TILE + 4;
 static_assert(SLOTS % 4 == 0, "every stage buffer starts 16-byte aligned");
 template <class P>
 constexpr bool valid_policy = P::BLOCK * P::ITEMS == static_cast<int>(TilePolicy::TILE) && P::ITEMS % 8 == 4 &&
                               P::BLOCK % 32 == 0 && P::BLOCK * P::template min_blocks<DFloatSum>() <= 2048;
-static_assert(valid_policy<WidePolicy> && valid_policy<PairPolicy>, "the fused tile, conflict-free, fits an SM");
+static_assert(valid_policy<WidePolicy> && valid_policy<PairPolicy> && valid_policy<ChainPolicy>,
+              "the fused tile, conflict-free, fits an SM");
+static_assert(ChainPolicy::ITEMS % ChainPolicy::chains<PlainSum<float, double>>() == 0 &&
+                  ChainPolicy::ITEMS % ChainPolicy::chains<DFloatSum>() == 0,
+              "Chains: whole chains per thread");
 static_assert(3 * SLOTS * sizeof(float) <= 227 * 1024, "Wide: 3 stages fit one SM's shared memory");
 static_assert(2 * 2 * SLOTS * sizeof(float) <= 227 * 1024, "Pair: 2 blocks x 2 stages fit one SM");
 
@@ -133,8 +158,14 @@ __global__ __launch_bounds__(P::BLOCK, P::template min_blocks<R>()) void batched
     const int jlo = clamp_items(s.lo - first_item, ITEMS);
     const int jhi = clamp_items(s.hi - first_item, ITEMS);
     float y[ITEMS];
-    scan_tile<R, ITEMS, BLOCK, P::FAST>(x, y, jlo, jhi, dir, exclusive, scratch[0], TileCarry<R, CARRY, 0>{carries, t},
-                                        TileCarry<R, CARRY, 1>{carries, t}, scratch[1]);
+    if constexpr (P::template chains<R>() > 1)
+      scan_tile_chains<R, ITEMS, P::template chains<R>(), BLOCK, P::FAST>(
+          x, y, jlo, jhi, dir, exclusive, scratch[0], TileCarry<R, CARRY, 0>{carries, t},
+          TileCarry<R, CARRY, 1>{carries, t}, scratch[1]);
+    else
+      scan_tile<R, ITEMS, BLOCK, P::FAST>(x, y, jlo, jhi, dir, exclusive, scratch[0],
+                                          TileCarry<R, CARRY, 0>{carries, t}, TileCarry<R, CARRY, 1>{carries, t},
+                                          scratch[1]);
     const int c = output_shift(y_row, s.e0);
     if (DIRECT && c == 0) {
       store_items_direct<ITEMS>(y_row, first_item, jlo, jhi, y);
