@@ -24,6 +24,8 @@
 // results).
 #pragma once
 
+#include <type_traits>
+
 #include "cuda/batched_scan/scan_items.cuh"
 
 namespace tessera::batched_scan_impl::gpu_detail {
@@ -108,12 +110,33 @@ __device__ __forceinline__ typename R::acc_t chain_total(const typename R::acc_t
   return s;
 }
 
+// finish(combine(a, b)) without the renormalisation that only the rounding
+// to float would undo: for double-float, combine's fast_two_sum gives
+// hi = fl(s + e) and lo its error, and fl(hi + lo) == hi, so the output is
+// fl(s + e) (Kahan alike: fl(s - c)); 3 of the 12 additions per output
+// saved. Identical to finish(combine(a, b)) but where fl(hi + lo) rounds a
+// tie away from hi.
+template <class R>
+__device__ __forceinline__ float combine_finish(typename R::acc_t a, typename R::acc_t b) {
+  if constexpr (std::is_same_v<R, DFloatSum>) {
+    float s, e;
+    detail::two_sum(a.hi, b.hi, s, e);
+    return s + (e + (a.lo + b.lo));
+  } else if constexpr (std::is_same_v<R, KahanSum>) {
+    float s, e;
+    detail::two_sum(a.s, b.s, s, e);
+    return s - ((a.c + b.c) - e);
+  } else {
+    return R::finish(R::combine(a, b));
+  }
+}
+
 template <class R, int N, int K>
 __device__ __forceinline__ void chain_finish(const typename R::acc_t (&v)[N], const typename R::acc_t (&c)[K],
                                              float (&y)[N]) {
   constexpr int M = N / K;
 #pragma unroll
-  for (int j = 0; j < N; ++j) y[j] = R::finish(R::combine(c[j / M], v[j]));
+  for (int j = 0; j < N; ++j) y[j] = combine_finish<R>(c[j / M], v[j]);
 }
 
 // scan_tile's contract (scan_items.cuh), K chains per thread; scratch2 is
