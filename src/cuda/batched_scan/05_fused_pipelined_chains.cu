@@ -16,9 +16,15 @@
 //   no spills: two chains keep fewer double states live than Pair's single
 //   chain did at 140): double goes from 12 to 24 warps per SM, and two
 //   blocks interleave their barriers and block scans;
-// - full threads run constant-bound item loops (FAST): the per-item range
-//   tests and selects that Pair's loops pay for every item (ALU, the busiest
-//   pipe in the profile) remain only in a row's two edge threads;
+// - no per-item range test at all: Pair tests every item's range in every
+//   pass (ALU: the busiest pipe in the profile), and scan_tile's FAST
+//   (fused_pipelined) gives full threads a constant-bound copy of the loops
+//   that the row's tail thread, in the same warp as full threads, diverges
+//   from: that warp runs both copies (~2.2x its share, and the block waits
+//   for it at every barrier). Here a warp holding a row edge zeroes its
+//   padding items (exact: adding 0 leaves the sums as they are) and masks
+//   the backward pass over the forward values with selects; every warp runs
+//   one copy of the loops;
 // - the block suffix scan combines the 12 warp totals as a warp scan (5
 //   dependent steps) instead of Pair's serial walk (12 dependent combines).
 // Buffers as Pair: two 42 KB stages per block, 172 KB per SM.

@@ -27,8 +27,9 @@ namespace tessera::batched_scan_impl::gpu_detail {
 //   SM. Two blocks interleave their barriers.
 // CHAINS: independent accumulator chains per thread (scan_chains.cuh; 1:
 // scan_items.cuh's single chain, bitwise the measured rungs).
-// - Chains: Pair's cut with FAST loops, each thread's 28 items as 2 chains
-//   of 14 and tree-form block suffix scans, at two blocks per SM for every
+// - Chains: Pair's cut, each thread's 28 items as 2 chains of 14 with
+//   unpredicated loops (edge warps mask their padding; FAST is unused) and
+//   tree-form block suffix scans, at two blocks per SM for every
 //   accumulator (ptxas, sm_90: 80 registers, no spills, double included: the
 //   chains keep fewer states live than Pair's double, 140 registers, one
 //   block). Double with 4 chains of 7 spills 72 bytes at 80 registers.
@@ -57,7 +58,7 @@ struct ChainPolicy {
   static constexpr int min_blocks() { return 2; }
   template <class R>
   static constexpr int chains() { return 2; }  // 28 % 2 == 0
-  static constexpr bool FAST = true;
+  static constexpr bool FAST = false;  // unused: scan_tile_chains has one loop form
 };
 constexpr std::size_t SLOTS = TilePolicy::TILE + 4;
 static_assert(SLOTS % 4 == 0, "every stage buffer starts 16-byte aligned");
@@ -159,7 +160,7 @@ __global__ __launch_bounds__(P::BLOCK, P::template min_blocks<R>()) void batched
     const int jhi = clamp_items(s.hi - first_item, ITEMS);
     float y[ITEMS];
     if constexpr (P::template chains<R>() > 1)
-      scan_tile_chains<R, ITEMS, P::template chains<R>(), BLOCK, P::FAST>(
+      scan_tile_chains<R, ITEMS, P::template chains<R>(), BLOCK>(
           x, y, jlo, jhi, dir, exclusive, scratch[0], TileCarry<R, CARRY, 0>{carries, t},
           TileCarry<R, CARRY, 1>{carries, t}, scratch[1]);
     else

@@ -30,17 +30,16 @@
 
 namespace tessera::batched_scan_impl::gpu_detail {
 
-// Forward (FWD) or backward pass over x in K chains: v[j] = the inclusive or
-// exclusive prefix (suffix) of x within j's chain; t[k] = chain k's total.
-// Items outside [jlo, jhi) add nothing (v[j] is then garbage, never stored).
-// FAST: threads whose items are all valid run the constant-bound loop.
-template <class R, int N, int K, bool FWD, bool FAST>
-__device__ __forceinline__ void chain_items(const float (&x)[N], int jlo, int jhi, bool exclusive,
-                                            typename R::acc_t (&v)[N], typename R::acc_t (&t)[K]) {
+// Forward (FWD) or backward pass over x in K chains, every item: v[j] = the
+// inclusive or exclusive prefix (suffix) of x within j's chain; t[k] = chain
+// k's total. The caller zeroes the items outside the row (mask_items): adding
+// 0 leaves a sum exactly as it is (double-float: a normalised state; Kahan
+// renormalises it, value kept), so no per-item test.
+template <class R, int N, int K, bool FWD>
+__device__ __forceinline__ void chain_items(const float (&x)[N], bool exclusive, typename R::acc_t (&v)[N],
+                                            typename R::acc_t (&t)[K]) {
   static_assert(N % K == 0, "whole chains");
   constexpr int M = N / K;
-  if constexpr (FAST)
-    if (jlo == 0 && jhi == N) return chain_items<R, N, K, FWD, false>(x, 0, N, exclusive, v, t);
 #pragma unroll
   for (int k = 0; k < K; ++k) t[k] = R::identity();
 #pragma unroll
@@ -50,7 +49,7 @@ __device__ __forceinline__ void chain_items(const float (&x)[N], int jlo, int jh
     for (int k = 0; k < K; ++k) {
       const int j = k * M + i;
       const typename R::acc_t before = t[k];
-      if (j >= jlo && j < jhi) R::add(t[k], x[j]);
+      R::add(t[k], x[j]);
       v[j] = exclusive ? before : t[k];
     }
   }
@@ -59,13 +58,16 @@ __device__ __forceinline__ void chain_items(const float (&x)[N], int jlo, int jh
 // The backward pass over the forward result, chain by chain: f[j] = c[k]
 // (+) v[j] (c[k]: everything before chain k) is the row's forward value;
 // v[j] becomes the suffix of f within j's chain, t[k] chain k's sum of f.
-template <class R, int N, int K, bool FAST>
+// MASKED: items outside [jlo, jhi) add the identity (a select, no branch):
+// the row's tail items come first in this pass and leave the identity
+// exactly the identity, so the row's items see the same arithmetic as
+// unmasked; the head items come last and touch only t (padding chains and
+// earlier threads: no stored output).
+template <class R, int N, int K, bool MASKED>
 __device__ __forceinline__ void chain_backward_of_forward(typename R::acc_t (&v)[N], const typename R::acc_t (&c)[K],
                                                           int jlo, int jhi, bool exclusive,
                                                           typename R::acc_t (&t)[K]) {
   constexpr int M = N / K;
-  if constexpr (FAST)
-    if (jlo == 0 && jhi == N) return chain_backward_of_forward<R, N, K, false>(v, c, 0, N, exclusive, t);
 #pragma unroll
   for (int k = 0; k < K; ++k) t[k] = R::identity();
 #pragma unroll
@@ -73,14 +75,21 @@ __device__ __forceinline__ void chain_backward_of_forward(typename R::acc_t (&v)
 #pragma unroll
     for (int k = 0; k < K; ++k) {
       const int j = k * M + i;
-      if (j >= jlo && j < jhi) {
-        const typename R::acc_t f = R::combine(c[k], v[j]);
-        const typename R::acc_t before = t[k];
-        t[k] = R::combine(f, t[k]);
-        v[j] = exclusive ? before : t[k];
-      }
+      typename R::acc_t f = R::combine(c[k], v[j]);
+      if constexpr (MASKED)
+        if (!(j >= jlo && j < jhi)) f = R::identity();
+      const typename R::acc_t before = t[k];
+      t[k] = R::combine(f, t[k]);
+      v[j] = exclusive ? before : t[k];
     }
   }
+}
+
+// x[j] = 0 outside [jlo, jhi) (chain_items' padding).
+template <int N>
+__device__ __forceinline__ void mask_items(float (&x)[N], int jlo, int jhi) {
+#pragma unroll
+  for (int j = 0; j < N; ++j) x[j] = j >= jlo && j < jhi ? x[j] : 0.0f;
 }
 
 // c[k] = c0 (+) t[0] (+) ... (+) t[k - 1]: what precedes chain k.
@@ -140,33 +149,44 @@ __device__ __forceinline__ void chain_finish(const typename R::acc_t (&v)[N], co
 }
 
 // scan_tile's contract (scan_items.cuh), K chains per thread; scratch2 is
-// required (the second block scan of forward_backward).
-template <class R, int N, int K, int BLOCK, bool FAST, class FwdCarry, class BwdCarry>
-__device__ __forceinline__ void scan_tile_chains(const float (&x)[N], float (&y)[N], int jlo, int jhi,
+// required (the second block scan of forward_backward). No FAST template:
+// every thread runs the unpredicated item loops; a warp with a row edge in it
+// (at most two per row: the head and the tail thread, and the empty threads
+// past the row) zeroes its padding items first and masks the backward pass
+// over the forward result, warp-uniformly (__all_sync), so that the edge
+// warp neither diverges nor runs a second, predicated copy of the loops.
+template <class R, int N, int K, int BLOCK, class FwdCarry, class BwdCarry>
+__device__ __forceinline__ void scan_tile_chains(const float (&x_in)[N], float (&y)[N], int jlo, int jhi,
                                                  ScanDirection dir, bool exclusive, typename R::acc_t* scratch,
                                                  FwdCarry&& fwd_carry, BwdCarry&& bwd_carry,
                                                  typename R::acc_t* scratch2) {
   using acc_t = typename R::acc_t;
   using Scan = BlockScan<R, BLOCK>;
+  const bool full = __all_sync(0xffffffffu, jlo == 0 && jhi == N);  // every block is whole warps
+  float x[N];
+#pragma unroll
+  for (int j = 0; j < N; ++j) x[j] = x_in[j];
+  if (!full) mask_items<N>(x, jlo, jhi);
   acc_t v[N];
   acc_t t[K];
   acc_t c[K];
   acc_t total;
   if (dir == ScanDirection::backward) {
-    chain_items<R, N, K, false, FAST>(x, jlo, jhi, exclusive, v, t);
+    chain_items<R, N, K, false>(x, exclusive, v, t);
     const acc_t after = Scan::template exclusive_suffix<true>(chain_total<R, K>(t), scratch, total);
     chain_suffixes<R, K>(R::combine(after, bwd_carry(total)), t, c);
     chain_finish<R, N, K>(v, c, y);
     return;
   }
-  chain_items<R, N, K, true, FAST>(x, jlo, jhi, exclusive, v, t);
+  chain_items<R, N, K, true>(x, exclusive, v, t);
   const acc_t before = Scan::exclusive(chain_total<R, K>(t), scratch, total);
   chain_prefixes<R, K>(R::combine(fwd_carry(total), before), t, c);
   if (dir == ScanDirection::forward) {
     chain_finish<R, N, K>(v, c, y);
     return;
   }
-  chain_backward_of_forward<R, N, K, FAST>(v, c, jlo, jhi, exclusive, t);
+  if (full) chain_backward_of_forward<R, N, K, false>(v, c, jlo, jhi, exclusive, t);
+  else chain_backward_of_forward<R, N, K, true>(v, c, jlo, jhi, exclusive, t);
   const acc_t after = Scan::template exclusive_suffix<true>(chain_total<R, K>(t), scratch2, total);
   chain_suffixes<R, K>(R::combine(after, bwd_carry(total)), t, c);
   chain_finish<R, N, K>(v, c, y);
