@@ -234,7 +234,8 @@ TEST_F(BatchedScanGpu, WideAccumulatorsLeaveOnlyTheFinalRounding) {
 TEST_F(BatchedScanGpu, PipelinedWideRungsLeaveOnlyTheFinalRounding) {
   const std::size_t len = TILE - 3, rows = 3;
   std::vector<float> rows0(rows * len);
-  for (std::size_t i = 0; i < rows0.size(); ++i) rows0[i] = 1.0f + 0.1f * static_cast<float>((i * 7919) % 101) / 101.0f;
+  for (std::size_t i = 0; i < rows0.size(); ++i)
+    rows0[i] = 1.0f + 0.1f * static_cast<float>((i * 7919) % 101) / 101.0f;
   DeviceBuffer<float> din(rows0.size()), dout(rows0.size());
   upload(din.p, rows0);
   device_sync();

@@ -41,11 +41,8 @@
 namespace tessera::batched_scan_impl {
 
 void run_fused_pipelined_chains(const ScanCall& call) {
-  if (!gpu_detail::has_work(call.spec)) return;
-  gpu_detail::dispatch_accum("fused_pipelined_chains", call.spec.accum, [&]<class R>() {
-    gpu_detail::launch_pipelined<R, gpu_detail::ChainPolicy, 2, false, false>(
-        call, 1, nullptr, "batched_scan_fused_pipelined_chains_kernel");
-  });
+  gpu_detail::run_fused_pipelined_rung<gpu_detail::ChainPolicy, 2, false>(
+      call, "fused_pipelined_chains", "batched_scan_fused_pipelined_chains_kernel");
 }
 std::size_t ws_fused_pipelined_chains(const ScanSpec&) { return 0; }
 // The fused tile's limit, exactly as fused_one_pass (longer rows: multi_tile).

@@ -28,11 +28,8 @@
 namespace tessera::batched_scan_impl {
 
 void run_fused_pipelined_masked(const ScanCall& call) {
-  if (!gpu_detail::has_work(call.spec)) return;
-  gpu_detail::dispatch_accum("fused_pipelined_masked", call.spec.accum, [&]<class R>() {
-    gpu_detail::launch_pipelined<R, gpu_detail::WideMaskedPolicy, 3, false, false>(
-        call, 1, nullptr, "batched_scan_fused_pipelined_masked_kernel");
-  });
+  gpu_detail::run_fused_pipelined_rung<gpu_detail::WideMaskedPolicy, 3, false>(
+      call, "fused_pipelined_masked", "batched_scan_fused_pipelined_masked_kernel");
 }
 std::size_t ws_fused_pipelined_masked(const ScanSpec&) { return 0; }
 // The fused tile's limit, exactly as fused_one_pass (longer rows: multi_tile).

@@ -225,4 +225,13 @@ void launch_pipelined(const ScanCall& call, std::size_t T, const typename R::acc
                  call.out, s.out_pitch, s.rows, s.len, T, s.direction, s.exclusive, carries);
 }
 
+// A fused pipelined rung's run(): every row one tile, no carries, each
+// accumulator's kernel instantiated for policy P.
+template <class P, int STAGES, bool DIRECT>
+void run_fused_pipelined_rung(const ScanCall& call, const char* variant, const char* kernel) {
+  if (!has_work(call.spec)) return;
+  dispatch_accum(variant, call.spec.accum,
+                 [&]<class R>() { launch_pipelined<R, P, STAGES, DIRECT, false>(call, 1, nullptr, kernel); });
+}
+
 }  // namespace tessera::batched_scan_impl::gpu_detail
