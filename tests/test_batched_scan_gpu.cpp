@@ -226,6 +226,42 @@ TEST_F(BatchedScanGpu, WideAccumulatorsLeaveOnlyTheFinalRounding) {
   EXPECT_LE(max_rel(Accum::kahan), 0x1.0p-22L);  // Kahan's compensation adds up to 2u
 }
 
+// The pipelined rungs for the wide accumulators (one accumulator chain per
+// thread, or fused_pipelined_chains' two) leave only the final rounding on a
+// forward-then-backward trace that fills the fused tile: positive samples, so
+// every output is a sum of positive terms and its relative error is that of
+// the accumulation plus 2^-24.
+TEST_F(BatchedScanGpu, PipelinedWideRungsLeaveOnlyTheFinalRounding) {
+  const std::size_t len = TILE - 3, rows = 3;
+  std::vector<float> rows0(rows * len);
+  for (std::size_t i = 0; i < rows0.size(); ++i)
+    rows0[i] = 1.0f + 0.1f * static_cast<float>((i * 7919) % 101) / 101.0f;
+  DeviceBuffer<float> din(rows0.size()), dout(rows0.size());
+  upload(din.p, rows0);
+  device_sync();
+  std::vector<std::vector<long double>> ref(rows);
+  for (std::size_t r = 0; r < rows; ++r) {
+    std::vector<long double> s;
+    scan_test::reference(rows0.data() + r * len, len, ScanDirection::forward_backward, false, ref[r], s);
+  }
+  for (const char* name : {"fused_pipelined_pair", "fused_pipelined_chains"}) {
+    const ScanVariant* v = batched_scan_impl::find_variant(name);
+    ASSERT_NE(v, nullptr) << name;
+    for (Accum a : {Accum::f64, Accum::dfloat, Accum::kahan}) {
+      const ScanSpec spec{ScanDirection::forward_backward, a, false, rows, len, len, len, false};
+      v->run(ScanCall{spec, din.p, dout.p, nullptr, stream()});
+      TESSERA_CUDA(cudaStreamSynchronize(stream()));
+      const std::vector<float> got = download(dout.p, rows0.size());
+      long double m = 0;
+      for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t i = 0; i < len; ++i)
+          m = std::max(m, std::fabs(got[r * len + i] - ref[r][i]) / std::fabs(ref[r][i]));
+      // Kahan: its compensation adds up to 2u per pass.
+      EXPECT_LE(m, a == Accum::kahan ? 0x1.0p-21L : 0x1.0p-23L) << name << " " << to_string(a);
+    }
+  }
+}
+
 // The public call with no variant picks by length and runs on device memory.
 TEST_F(BatchedScanGpu, PublicApiDefaultVariantInPlace) {
   for (std::size_t len : {std::size_t{32}, std::size_t{10000}, 2 * TILE + 5}) {

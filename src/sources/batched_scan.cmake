@@ -16,6 +16,8 @@ list(APPEND TESSERA_CUDA_SOURCES
   cuda/batched_scan/05_fused_one_pass.cu
   cuda/batched_scan/05_fused_occupancy.cu
   cuda/batched_scan/05_fused_pipelined.cu
+  cuda/batched_scan/05_fused_pipelined_chains.cu
+  cuda/batched_scan/05_fused_pipelined_masked.cu
   cuda/batched_scan/06_multi_tile.cu
   cuda/batched_scan/07_short_rows.cu
   cuda/batched_scan/variants.cpp

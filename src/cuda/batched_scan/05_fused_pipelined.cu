@@ -42,32 +42,23 @@
 
 namespace tessera::batched_scan_impl {
 
-namespace {
-
-template <class P, int STAGES, bool DIRECT>
-void run_pipelined(const ScanCall& call, const char* variant, const char* kernel) {
-  if (!gpu_detail::has_work(call.spec)) return;
-  gpu_detail::dispatch_accum(variant, call.spec.accum,
-                             [&]<class R>() {
-                               gpu_detail::launch_pipelined<R, P, STAGES, DIRECT, false>(call, 1, nullptr, kernel);
-                             });
-}
-
-}  // namespace
+using gpu_detail::run_fused_pipelined_rung;
 
 void run_fused_pipelined(const ScanCall& call) {
-  run_pipelined<gpu_detail::WidePolicy, 3, false>(call, "fused_pipelined", "batched_scan_fused_pipelined_kernel");
+  run_fused_pipelined_rung<gpu_detail::WidePolicy, 3, false>(call, "fused_pipelined",
+                                                             "batched_scan_fused_pipelined_kernel");
 }
 void run_fused_pipelined2(const ScanCall& call) {
-  run_pipelined<gpu_detail::WidePolicy, 2, false>(call, "fused_pipelined2", "batched_scan_fused_pipelined2_kernel");
+  run_fused_pipelined_rung<gpu_detail::WidePolicy, 2, false>(call, "fused_pipelined2",
+                                                             "batched_scan_fused_pipelined2_kernel");
 }
 void run_fused_pipelined_direct(const ScanCall& call) {
-  run_pipelined<gpu_detail::WidePolicy, 3, true>(call, "fused_pipelined_direct",
-                                                 "batched_scan_fused_pipelined_direct_kernel");
+  run_fused_pipelined_rung<gpu_detail::WidePolicy, 3, true>(call, "fused_pipelined_direct",
+                                                            "batched_scan_fused_pipelined_direct_kernel");
 }
 void run_fused_pipelined_pair(const ScanCall& call) {
-  run_pipelined<gpu_detail::PairPolicy, 2, false>(call, "fused_pipelined_pair",
-                                                  "batched_scan_fused_pipelined_pair_kernel");
+  run_fused_pipelined_rung<gpu_detail::PairPolicy, 2, false>(call, "fused_pipelined_pair",
+                                                             "batched_scan_fused_pipelined_pair_kernel");
 }
 std::size_t ws_fused_pipelined(const ScanSpec&) { return 0; }
 std::size_t ws_fused_pipelined_pair(const ScanSpec&) { return 0; }

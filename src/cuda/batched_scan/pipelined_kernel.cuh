@@ -5,6 +5,7 @@
 // current one (05_fused_pipelined.cu explains the why and the budget).
 #pragma once
 
+#include "cuda/batched_scan/scan_chains.cuh"
 #include "cuda/batched_scan/tile_kernel.cuh"
 
 namespace tessera::batched_scan_impl::gpu_detail {
@@ -24,26 +25,70 @@ namespace tessera::batched_scan_impl::gpu_detail {
 //   points; double spills ~300 bytes at 80, so it stays at one block of 136
 //   registers, still pipelined), 2 stages each: 2 x 2 x 42 KB = 168 KB per
 //   SM. Two blocks interleave their barriers.
+// chains<R>(): independent accumulator chains per thread through
+// scan_chains.cuh's unpredicated loops (0: scan_items.cuh's scan_tile,
+// bitwise the measured rungs). EXCL_SPLIT: inclusive and exclusive get
+// their own inlined copy of the scan (no per-item select; twice the code).
+// - Chains: Pair's cut, each thread's 28 items as 2 chains of 14 with
+//   unpredicated loops (edge warps mask their padding; FAST is unused) and
+//   tree-form block suffix scans, at two blocks per SM for every
+//   accumulator (ptxas, sm_90: 80 registers, no spills, double included: the
+//   chains keep fewer states live than Pair's double, 140 registers, one
+//   block). Double with 4 chains of 7 spills 72 bytes at 80 registers.
 struct WidePolicy {
   static constexpr int BLOCK = 896;
   static constexpr int ITEMS = 12;
   template <class R>
   static constexpr int min_blocks() { return 1; }
+  template <class R>
+  static constexpr int chains() { return 0; }
   static constexpr bool FAST = true;
+  static constexpr bool EXCL_SPLIT = false;
 };
 struct PairPolicy {
   static constexpr int BLOCK = TilePolicy::BLOCK;
   static constexpr int ITEMS = TilePolicy::ITEMS;
   template <class R>
   static constexpr int min_blocks() { return occupancy_blocks<R>() < 2 ? occupancy_blocks<R>() : 2; }
+  template <class R>
+  static constexpr int chains() { return 0; }
   static constexpr bool FAST = false;
+  static constexpr bool EXCL_SPLIT = false;
+};
+struct ChainPolicy {
+  static constexpr int BLOCK = TilePolicy::BLOCK;
+  static constexpr int ITEMS = TilePolicy::ITEMS;
+  template <class R>
+  static constexpr int min_blocks() { return 2; }
+  template <class R>
+  static constexpr int chains() { return 2; }  // 28 % 2 == 0
+  static constexpr bool FAST = false;  // unused: scan_tile_chains has one loop form
+  static constexpr bool EXCL_SPLIT = false;  // the 8-byte states' code is large already
+};
+// - WideMasked: Wide's cut, occupancy and 3 stages (the float pick) through
+//   scan_chains.cuh with one chain: no FAST copy of the loops for the row's
+//   tail warp to diverge from, and no per-item inclusive/exclusive select.
+struct WideMaskedPolicy {
+  static constexpr int BLOCK = WidePolicy::BLOCK;
+  static constexpr int ITEMS = WidePolicy::ITEMS;
+  template <class R>
+  static constexpr int min_blocks() { return 1; }
+  template <class R>
+  static constexpr int chains() { return 1; }
+  static constexpr bool FAST = false;  // unused
+  static constexpr bool EXCL_SPLIT = true;
 };
 constexpr std::size_t SLOTS = TilePolicy::TILE + 4;
 static_assert(SLOTS % 4 == 0, "every stage buffer starts 16-byte aligned");
 template <class P>
 constexpr bool valid_policy = P::BLOCK * P::ITEMS == static_cast<int>(TilePolicy::TILE) && P::ITEMS % 8 == 4 &&
                               P::BLOCK % 32 == 0 && P::BLOCK * P::template min_blocks<DFloatSum>() <= 2048;
-static_assert(valid_policy<WidePolicy> && valid_policy<PairPolicy>, "the fused tile, conflict-free, fits an SM");
+static_assert(valid_policy<WidePolicy> && valid_policy<PairPolicy> && valid_policy<ChainPolicy> &&
+                  valid_policy<WideMaskedPolicy>,
+              "the fused tile, conflict-free, fits an SM");
+static_assert(ChainPolicy::ITEMS % ChainPolicy::chains<PlainSum<float, double>>() == 0 &&
+                  ChainPolicy::ITEMS % ChainPolicy::chains<DFloatSum>() == 0,
+              "Chains: whole chains per thread");
 static_assert(3 * SLOTS * sizeof(float) <= 227 * 1024, "Wide: 3 stages fit one SM's shared memory");
 static_assert(2 * 2 * SLOTS * sizeof(float) <= 227 * 1024, "Pair: 2 blocks x 2 stages fit one SM");
 
@@ -133,8 +178,22 @@ __global__ __launch_bounds__(P::BLOCK, P::template min_blocks<R>()) void batched
     const int jlo = clamp_items(s.lo - first_item, ITEMS);
     const int jhi = clamp_items(s.hi - first_item, ITEMS);
     float y[ITEMS];
-    scan_tile<R, ITEMS, BLOCK, P::FAST>(x, y, jlo, jhi, dir, exclusive, scratch[0], TileCarry<R, CARRY, 0>{carries, t},
-                                        TileCarry<R, CARRY, 1>{carries, t}, scratch[1]);
+    constexpr int K = P::template chains<R>();
+    if constexpr (K > 0 && P::EXCL_SPLIT) {
+      if (exclusive)  // a constant in each inlined copy
+        scan_tile_chains<R, ITEMS, K, BLOCK>(x, y, jlo, jhi, dir, true, scratch[0], TileCarry<R, CARRY, 0>{carries, t},
+                                             TileCarry<R, CARRY, 1>{carries, t}, scratch[1]);
+      else
+        scan_tile_chains<R, ITEMS, K, BLOCK>(x, y, jlo, jhi, dir, false, scratch[0], TileCarry<R, CARRY, 0>{carries, t},
+                                             TileCarry<R, CARRY, 1>{carries, t}, scratch[1]);
+    } else if constexpr (K > 0)
+      scan_tile_chains<R, ITEMS, K, BLOCK>(x, y, jlo, jhi, dir, exclusive, scratch[0],
+                                           TileCarry<R, CARRY, 0>{carries, t}, TileCarry<R, CARRY, 1>{carries, t},
+                                           scratch[1]);
+    else
+      scan_tile<R, ITEMS, BLOCK, P::FAST>(x, y, jlo, jhi, dir, exclusive, scratch[0],
+                                          TileCarry<R, CARRY, 0>{carries, t}, TileCarry<R, CARRY, 1>{carries, t},
+                                          scratch[1]);
     const int c = output_shift(y_row, s.e0);
     if (DIRECT && c == 0) {
       store_items_direct<ITEMS>(y_row, first_item, jlo, jhi, y);
@@ -164,6 +223,15 @@ void launch_pipelined(const ScanCall& call, std::size_t T, const typename R::acc
   const unsigned grid = grid_of(tiles < cap ? tiles : cap, name, s);
   detail::launch(name, kernel, dim3(grid), dim3(P::BLOCK), smem, call.stream, s.rows * s.len, call.in, s.in_pitch,
                  call.out, s.out_pitch, s.rows, s.len, T, s.direction, s.exclusive, carries);
+}
+
+// A fused pipelined rung's run(): every row one tile, no carries, each
+// accumulator's kernel instantiated for policy P.
+template <class P, int STAGES, bool DIRECT>
+void run_fused_pipelined_rung(const ScanCall& call, const char* variant, const char* kernel) {
+  if (!has_work(call.spec)) return;
+  dispatch_accum(variant, call.spec.accum,
+                 [&]<class R>() { launch_pipelined<R, P, STAGES, DIRECT, false>(call, 1, nullptr, kernel); });
 }
 
 }  // namespace tessera::batched_scan_impl::gpu_detail

@@ -151,13 +151,16 @@ struct BlockScan {
   }
 
   // The sum of the values of the threads after this one; `total` as above.
+  // TREE: the warp totals are combined by a warp suffix scan (log2(32)
+  // dependent steps) rather than a serial walk (WARPS dependent combines).
+  template <bool TREE = (WARPS > 16)>
   static __device__ __forceinline__ acc_t exclusive_suffix(acc_t v, acc_t* scratch, acc_t& total) {
     const unsigned lane = threadIdx.x % LANES, warp = threadIdx.x / LANES;
     const acc_t incl = warp_inclusive_suffix_scan<R>(v);
     if (lane == 0) scratch[warp] = incl;
     __syncthreads();
     acc_t after = R::identity();
-    if constexpr (WARPS > 16) {
+    if constexpr (TREE) {
       // Many warps (the pipelined 896-thread tile): a warp suffix scan of the
       // warp totals, log2(32) dependent steps, instead of WARPS serial
       // combines per thread (28 double-float combines per thread per scan
