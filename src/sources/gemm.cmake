@@ -29,6 +29,7 @@ list(APPEND TESSERA_CUDA_SOURCES
   cuda/gemm/10_warp_tiled_128x128x16_pl.cu
   cuda/gemm/10_warp_tiled_128x128x32_pl.cu
   cuda/gemm/10_warp_tiled_128x256x16_pl.cu
+  cuda/gemm/10_warp_tiled_128x128x16_sk.cu
   cuda/gemm/10_warp_tiled_dispatch.cu
   cuda/gemm/12_aat_naive.cu
   cuda/gemm/13_aat_shared_tile.cu

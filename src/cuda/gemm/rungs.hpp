@@ -48,6 +48,10 @@ TESSERA_DECLARE_WARP_TILED(128x128x16_pl)  // 10_warp_tiled_128x128x16_pl.cu
 TESSERA_DECLARE_WARP_TILED(128x128x32_pl)  // 10_warp_tiled_128x128x32_pl.cu
 TESSERA_DECLARE_WARP_TILED(128x256x16_pl)  // 10_warp_tiled_128x256x16_pl.cu
 #undef TESSERA_DECLARE_WARP_TILED
+// 128x128x16_ic with the stream-K tail (10_warp_tiled_128x128x16_sk.cu): its
+// workspace holds the partial tiles and arrival counters of the split.
+void run_warp_tiled_128x128x16_sk(const GemmCall& call);
+std::size_t warp_tiled_128x128x16_sk_workspace(const GemmSpec& spec);
 
 // The dispatcher's table (10_warp_tiled_dispatch.cu): each configuration with
 // its measured (or, before the first bench, predicted) FP32 rate.

@@ -23,7 +23,7 @@ constexpr Fill FULL = Fill::full;
 // stays in, 8192^3 is skipped.
 constexpr std::uint64_t SLOW_RUNG_MAX_MACS = std::uint64_t(1) << 37;
 
-const std::array<GemmVariant, 27> cuda_table{{
+const std::array<GemmVariant, 28> cuda_table{{
     {{"gemm", "naive", 2, CUDA, SEED, "one thread per element of C, A and B read from global memory in the k loop (seed 000 GEMM C=AB Naive; seed 001 base kernel)", true}, FULL, SLOW_RUNG_MAX_MACS, is_ab, no_workspace, run_naive},
     {{"gemm", "simple_blocked", 3, CUDA, SEED, "w x w blocks, a warp per row of the C tile: A read as one broadcast word per warp, wasting 7/8 of each sector (seed 000 Simple Blocked; Best Practices 9.2.3.2)", true}, FULL, SLOW_RUNG_MAX_MACS, is_ab, no_workspace, run_simple_blocked},
     {{"gemm", "shared_a_syncwarp", 4, CUDA, SEED, "each warp stages its row of the A tile in shared memory (coalesced), ordered by __syncwarp only (seed 000 Tiling shared memory for A; Best Practices 9.2.3.2)", true}, FULL, SLOW_RUNG_MAX_MACS, is_ab, no_workspace, run_shared_a_syncwarp},
@@ -47,6 +47,7 @@ const std::array<GemmVariant, 27> cuda_table{{
     {{"gemm", "warp_tiled_128x128x16_pl", 10, CUDA, TESSERA, "tuning: warp_tiled_128x128x16_ic with paired lanes (lanes n, n^1 share A words, n, n^2 B words): LDS.128 in 2 shared-memory return cycles instead of 4 for B, 8 instead of 12 per 64 FFMA", true}, FULL, 0, is_ab, no_workspace, run_warp_tiled_128x128x16_pl},
     {{"gemm", "warp_tiled_128x128x32_pl", 10, CUDA, TESSERA, "tuning: warp_tiled_128x128x32_ic with paired lanes: a third fewer shared-memory return cycles per FFMA, half the barriers per FFMA", true}, FULL, 0, is_ab, no_workspace, run_warp_tiled_128x128x32_pl},
     {{"gemm", "warp_tiled_128x256x16_pl", 10, CUDA, TESSERA, "tuning: warp_tiled_128x256x16_ic (8x16 per thread) with paired lanes: 12 instead of 20 shared-memory return cycles per 128 FFMA, 1 block/SM", true}, FULL, 0, is_ab, no_workspace, run_warp_tiled_128x256x16_pl},
+    {{"gemm", "warp_tiled_128x128x16_sk", 10, CUDA, TESSERA, "stream-K tail: warp_tiled_128x128x16_ic with data-parallel full waves and the last partial wave (or it and one more, by a busiest-SM model) split by k iterations evenly over all resident blocks; deterministic fixup (partials summed in k order by the last arriver, no waiting)", true}, FULL, 0, is_ab, warp_tiled_128x128x16_sk_workspace, run_warp_tiled_128x128x16_sk},
     {{"gemm", "aat_naive", 12, CUDA, SEED, "C = A*A^T, one thread per element, A^T read down rows of A: 32 rows per warp load (seed 000 GEMM C=AA^T Simple Blocked; Best Practices 9.2.3.3)", true}, FULL, SLOW_RUNG_MAX_MACS, is_aat, no_workspace, run_aat_naive},
     {{"gemm", "aat_transposed_tile", 13, CUDA, SEED, "C = A*A^T, coalesced loads, A^T tile stored transposed in shared memory: 32-way bank conflicts on the store (seed 000 GEMM C=AA^T Tiling shared memory; Best Practices 9.2.3.3)", true}, FULL, 0, is_aat, no_workspace, run_aat_transposed_tile},
     {{"gemm", "aat_padded_tile", 14, CUDA, SEED, "C = A*A^T, transposed tile padded to TILE+1 columns: no bank conflicts (seed 000 GEMM C=AA^T Avoid shared memory bank conflict)", true}, FULL, 0, is_aat, no_workspace, run_aat_padded_tile},

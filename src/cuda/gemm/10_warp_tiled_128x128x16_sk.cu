@@ -1,0 +1,14 @@
+// Step 10, warp_tiled_128x128x16_sk: the 128x128x16_ic configuration
+// (interior copies) with the stream-K tail (10_warp_tiled_sk.cuh).
+#include "cuda/gemm/10_warp_tiled_policies.cuh"
+#include "cuda/gemm/10_warp_tiled_sk.cuh"
+
+namespace tessera::gemm_impl {
+
+void run_warp_tiled_128x128x16_sk(const GemmCall& call) { dev::run_warp_tiled_sk_ab<dev::Policy128x128x16_ic>(call); }
+
+std::size_t warp_tiled_128x128x16_sk_workspace(const GemmSpec& spec) {
+  return dev::stream_k_workspace_bytes<dev::Policy128x128x16_ic>(spec);
+}
+
+}  // namespace tessera::gemm_impl
