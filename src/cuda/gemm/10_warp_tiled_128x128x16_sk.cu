@@ -11,4 +11,9 @@ std::size_t warp_tiled_128x128x16_sk_workspace(const GemmSpec& spec) {
   return dev::stream_k_workspace_bytes<dev::Policy128x128x16_ic>(spec);
 }
 
+StreamKSplit warp_tiled_128x128x16_sk_split(const GemmSpec& spec) {
+  const auto plan = dev::stream_k_plan_for<dev::Policy128x128x16_ic>(spec, true);
+  return {plan.sk_ctas, plan.sk_tiles, plan.iters};
+}
+
 }  // namespace tessera::gemm_impl

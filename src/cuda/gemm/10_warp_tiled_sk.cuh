@@ -30,16 +30,30 @@
 // counters are zeroed by a cudaMemsetAsync on each call (workspace contents
 // are undefined on entry).
 //
-// Fixup cost per split tile: each contributor writes 64 KiB (128 x 128
-// floats) and the last arriver reads the others', 64 KiB each: at 4096^3
-// (~500 partials) ~32 MB written and ~17 MB read, mostly in L2, against
-// ~2.7 ms of FFMA — ~0.5%.
+// Which tiles are shared out (stream_k_plan): the busiest-slot model weighs
+// data-parallel against stream-K over the partial wave ("1 SK wave") and
+// over it plus one full wave ("2 SK waves"). Both stream-K forms give every
+// slot the same FFMA (T * iters / S slabs); they differ in the fixups. With
+// 1 SK wave a stream-K block covers rem / S < 1 tile, so a tile has up to
+// ceil(S / rem) + 1 contributors (3 at 4096^3); with 2 SK waves a block
+// covers more than one tile, a tile has at most 2 contributors and a block
+// at most 2 partials (CUTLASS's rule of at least one whole tile per
+// stream-K block). So the model picks 2 SK waves wherever stream-K pays at
+// all, and data-parallel where the fixups would cost more than the tail
+// (few slabs per tile) or where T % S == 0 or T <= S.
+//
+// Fixup cost per split tile: 2 contributors, each writes its 64 KiB partial
+// (128 x 128 floats) and the last arriver reads the other's 64 KiB. At
+// 4096^3 (2 SK waves: 496 tiles over 264 blocks of ~481 slabs, ~263 split
+// tiles) ~34 MB written and ~17 MB read, mostly in L2 (50 MB), against
+// ~2.7 ms of FFMA: ~0.5%, plus a 1-2 us memset of the counters.
 //
 // Bottleneck: as the data-parallel kernel (FFMA issue); this removes the
 // wave quantization. Expected: +3% over warp_tiled_128x128x16_ic at 4096^3
-// (busiest slot 4 x 256 -> 993 slab-times) and 8192^3 (16 x 512 -> ~7945),
-// i.e. ~46.9 TFLOP/s if _ic is at 45.5; unchanged where T % S == 0 or T < S
-// (data-parallel plan, same kernel path).
+// (busiest slot 4 x 256 = 1024 slab-times -> 2 x 256 + 481 = 993) and
+// 8192^3 (16 x 512 = 8192 -> 14 x 512 + 776 = 7944), i.e. ~46.9 TFLOP/s at
+// 4096^3 if _ic runs 45.5; unchanged where the plan is data-parallel (same
+// main loop). Same registers class as _ic (128, no spills: 2 blocks/SM).
 #pragma once
 
 #include <cuda_runtime.h>
