@@ -330,7 +330,8 @@ TEST_F(GemmGpu, StreamKSplitTilesMatchAndRepeatBitwise) {
 }
 
 // The split path (counters memset + one kernel) captured in a graph and
-// replayed twice: the counters are zeroed on each replay.
+// replayed twice, the workspace re-poisoned before each: the counters must be zeroed by
+// each replay itself; C is reset to C0 before each (beta != 0).
 TEST_F(GemmGpu, StreamKRunIsGraphCapturable) {
   const GemmVariant* v = gemm_impl::find_variant("warp_tiled_128x128x16_sk");
   ASSERT_NE(v, nullptr);
@@ -338,21 +339,20 @@ TEST_F(GemmGpu, StreamKRunIsGraphCapturable) {
   ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
   ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), cudaSuccess);
   Case c(stream_k_shapes(2 * std::size_t(sms))[1].shape, 77);
-  c.s.beta = 0;  // replays must not accumulate into C
-  c.ref = gemm_test::reference(c.a, &c.b, false, c.s.alpha, 0, c.c0);
   (void)c.run(*v, stream_);  // first run prepares the kernel
   DeviceBytes ws(v->workspace_bytes(c.spec), "test workspace");
-  ws.fill_bytes(0x5A, stream_);
   TESSERA_CUDA(cudaStreamSynchronize(stream_));
-  c.dc.upload(c.c0.v.data(), c.c0.v.size());
-  TESSERA_CUDA(cudaDeviceSynchronize());
   cudaGraph_t graph = nullptr;
   TESSERA_CUDA(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
-  v->run(GemmCall{c.spec, c.s.alpha, 0, c.da.data(), c.db.data(), c.dc.data(), ws.data(), stream_});
+  v->run(GemmCall{c.spec, c.s.alpha, c.s.beta, c.da.data(), c.db.data(), c.dc.data(), ws.data(), stream_});
   TESSERA_CUDA(cudaStreamEndCapture(stream_, &graph));
   cudaGraphExec_t exec = nullptr;
   TESSERA_CUDA(cudaGraphInstantiate(&exec, graph, 0));
   for (int replay = 0; replay < 2; ++replay) {
+    ws.fill_bytes(0x5A + replay, stream_);
+    TESSERA_CUDA(cudaStreamSynchronize(stream_));
+    c.dc.upload(c.c0.v.data(), c.c0.v.size());
+    TESSERA_CUDA(cudaDeviceSynchronize());
     TESSERA_CUDA(cudaGraphLaunch(exec, stream_));
     TESSERA_CUDA(cudaStreamSynchronize(stream_));
     std::vector<float> got(c.c0.v.size());
