@@ -301,14 +301,19 @@ std::vector<StreamKShape> stream_k_shapes(std::size_t slots) {
   };
 }
 
+// The resident block slots the stream-K plan assumes: 2 blocks per SM.
+std::size_t resident_slots() {
+  int device = 0, sms = 0;
+  TESSERA_CUDA(cudaGetDevice(&device));
+  TESSERA_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return 2 * std::size_t(sms);
+}
+
 TEST_F(GemmGpu, StreamKSplitTilesMatchAndRepeatBitwise) {
   const GemmVariant* v = gemm_impl::find_variant("warp_tiled_128x128x16_sk");
   ASSERT_NE(v, nullptr);
-  int device = 0, sms = 0;
-  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
-  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), cudaSuccess);
   std::uint64_t seed = 600;
-  for (const StreamKShape& sk : stream_k_shapes(2 * std::size_t(sms))) {
+  for (const StreamKShape& sk : stream_k_shapes(resident_slots())) {
     SCOPED_TRACE(gemm_test::shape_name(sk.shape));
     Case c(sk.shape, seed += 10);
     const auto split = gemm_impl::warp_tiled_128x128x16_sk_split(c.spec);
@@ -330,15 +335,12 @@ TEST_F(GemmGpu, StreamKSplitTilesMatchAndRepeatBitwise) {
 }
 
 // The split path (counters memset + one kernel) captured in a graph and
-// replayed twice, the workspace re-poisoned before each: the counters must be zeroed by
-// each replay itself; C is reset to C0 before each (beta != 0).
+// replayed twice, the workspace re-poisoned before each: each replay must
+// zero its counters itself. C is reset to C0 before each (beta != 0).
 TEST_F(GemmGpu, StreamKRunIsGraphCapturable) {
   const GemmVariant* v = gemm_impl::find_variant("warp_tiled_128x128x16_sk");
   ASSERT_NE(v, nullptr);
-  int device = 0, sms = 0;
-  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
-  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), cudaSuccess);
-  Case c(stream_k_shapes(2 * std::size_t(sms))[1].shape, 77);
+  Case c(stream_k_shapes(resident_slots())[1].shape, 77);
   (void)c.run(*v, stream_);  // first run prepares the kernel
   DeviceBytes ws(v->workspace_bytes(c.spec), "test workspace");
   TESSERA_CUDA(cudaStreamSynchronize(stream_));
