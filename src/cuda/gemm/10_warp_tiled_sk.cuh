@@ -206,47 +206,55 @@ __device__ __forceinline__ bool stream_k_fixup(const StreamKPlan& plan, unsigned
   return true;
 }
 
+// The next piece of work of `block`, from its position `next`: the tile and
+// its k slabs [s0, s1), and the position after it. A stream-K block's
+// position is an iteration of its range (it starts at sk_begin); a
+// data-parallel block's is 0 before its one tile and 1 after. False: done.
+__device__ __forceinline__ bool sk_piece(const StreamKPlan& plan, unsigned block, unsigned next, unsigned& tile,
+                                         unsigned& s0, unsigned& s1, unsigned& after) {
+  if (block >= plan.sk_ctas) {
+    tile = block - plan.sk_ctas + plan.sk_tiles;
+    s0 = 0, s1 = plan.iters, after = 1;
+    return next == 0;
+  }
+  const unsigned end = sk_begin(plan, block + 1);
+  tile = next / plan.iters;
+  const unsigned tile_begin = tile * plan.iters;
+  s0 = next - tile_begin;
+  s1 = end - tile_begin < plan.iters ? end - tile_begin : plan.iters;
+  after = tile_begin + s1;
+  return next < end;
+}
+
 // Blocks [0, sk_ctas): stream-K ranges; the rest: one data-parallel tile each
-// (tiles sk_tiles.. of the grouped order).
+// (tiles sk_tiles.. of the grouped order). Both run the same loop, so the
+// kernel holds one copy of the unrolled main loop (instruction cache: stream-K
+// and data-parallel blocks share SMs).
 template <class P, bool B_VEC>
 __global__ void __launch_bounds__(P::THREADS, P::MIN_BLOCKS)
     gemm_warp_tiled_sk_kernel(GemmArgs p, unsigned tiles_m, unsigned tiles_n, bool c_vec, StreamKPlan plan) {
   extern __shared__ float4 smem_vec[];  // float4: 16-byte alignment of the dynamic buffer
   float* smem = reinterpret_cast<float*>(smem_vec);
   float acc[P::TM][P::TN];
-  unsigned tm, tn;
-  if (blockIdx.x >= plan.sk_ctas) {
-    const unsigned tile = blockIdx.x - plan.sk_ctas + plan.sk_tiles;
-    grouped_tile(tile, tiles_m, tiles_n, P::GROUP_M, tm, tn);
-    warp_tiled_mainloop<P, B_VEC, false>(p, smem, tm, tn, 0, plan.iters, acc);
-    grouped_tile(block_index_again() - plan.sk_ctas + plan.sk_tiles, tiles_m, tiles_n, P::GROUP_M, tm, tn);
-    warp_tiled_epilogue<P, false>(p, tm, tn, c_vec, acc);
-    return;
-  }
-  // The range's position lives in shared memory, not in registers: at the
+  // The block's position lives in shared memory, not in registers: at the
   // 128-register cap, loop state kept live across the main loop spilled (116
   // bytes, -Xptxas -v). Everything else is recomputed after the main loop.
-  __shared__ unsigned sk_next;  // the next iteration of this block's range
-  if (threadIdx.x == 0) sk_next = sk_begin(plan, blockIdx.x);
+  __shared__ unsigned next;
+  if (threadIdx.x == 0) next = blockIdx.x < plan.sk_ctas ? sk_begin(plan, blockIdx.x) : 0;
   __syncthreads();
   for (;;) {
-    {
-      const unsigned it = sk_next, end = sk_begin(plan, blockIdx.x + 1);
-      if (it >= end) break;  // uniform: every thread read the same sk_next
-      const unsigned tile = it / plan.iters, tile_begin = tile * plan.iters;
-      const unsigned seg_end = end < tile_begin + plan.iters ? end : tile_begin + plan.iters;
-      grouped_tile(tile, tiles_m, tiles_n, P::GROUP_M, tm, tn);
-      warp_tiled_mainloop<P, B_VEC, false>(p, smem, tm, tn, it - tile_begin, seg_end - tile_begin, acc);
-    }
-    const unsigned me = block_index_again();
-    const unsigned it = *static_cast<volatile unsigned*>(&sk_next), end = sk_begin(plan, me + 1);
-    const unsigned tile = it / plan.iters, tile_begin = tile * plan.iters;
-    const unsigned seg_end = end < tile_begin + plan.iters ? end : tile_begin + plan.iters;
+    unsigned tile, s0, s1, after, tm, tn;
+    if (!sk_piece(plan, blockIdx.x, next, tile, s0, s1, after)) break;  // uniform: all read the same `next`
     grouped_tile(tile, tiles_m, tiles_n, P::GROUP_M, tm, tn);
-    if ((it == tile_begin && seg_end == tile_begin + plan.iters) || stream_k_fixup<P>(plan, me, tile, acc))
+    warp_tiled_mainloop<P, B_VEC, false>(p, smem, tm, tn, s0, s1, acc);
+
+    const unsigned me = block_index_again();
+    (void)sk_piece(plan, me, *static_cast<volatile unsigned*>(&next), tile, s0, s1, after);
+    grouped_tile(tile, tiles_m, tiles_n, P::GROUP_M, tm, tn);
+    if ((s0 == 0 && s1 == plan.iters) || stream_k_fixup<P>(plan, me, tile, acc))
       warp_tiled_epilogue<P, false>(p, tm, tn, c_vec, acc);
-    __syncthreads();  // every thread has read sk_next and is done with the stages (the next prologue writes them)
-    if (threadIdx.x == 0) sk_next = seg_end;
+    __syncthreads();  // every thread has read `next` and is done with the stages (the next prologue writes them)
+    if (threadIdx.x == 0) next = after;
     __syncthreads();
   }
 }
