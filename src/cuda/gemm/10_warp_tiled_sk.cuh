@@ -90,10 +90,10 @@ inline constexpr unsigned STREAM_K_MIN_SLABS = 4;
 // reads of the others' partials of a tile (contributors - 1, with
 // contributors <= ceil(iters / per_block) + 1). Candidates: data-parallel
 // (ceil(T / S) rounds), stream-K over the partial wave (1 SK wave), over it
-// and one full wave (2 SK waves, which keeps the contributors per tile at 2-3
-// when the partial wave is small). Both stream-K forms run the same FFMA per
-// slot (T * iters / S); the model prefers the one with fewer reads, and the
-// 1-wave form on a tie (more tiles stay data-parallel, in L2 order).
+// and one full wave (2 SK waves: a block covers more than one tile, so a tile
+// has at most 2 contributors). Both stream-K forms run the same FFMA per slot
+// (T * iters / S); the model prefers the one with fewer reads — 2 SK waves
+// (see the header) — and the 1-wave form only on a strict gain.
 inline StreamKPlan stream_k_plan(std::size_t tiles, std::size_t iters, std::size_t slots) {
   StreamKPlan plan;
   plan.iters = static_cast<unsigned>(iters);
