@@ -11,6 +11,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -275,6 +276,93 @@ TEST_F(GemmGpu, WarpTiledRunIsGraphCapturable) {
     (void)cudaGraphExecDestroy(exec);
     (void)cudaGraphDestroy(graph);
   }
+}
+
+// ---- stream-K (warp_tiled_128x128x16_sk) --------------------------------------
+
+// Shapes whose 128 x 128 tiles do not fill whole waves of the device's
+// resident blocks (2 per SM), so that the stream-K variant splits tiles by
+// k: a ragged k, several tile columns, a tiny remainder (S + 3 tiles) with
+// padded leading dimensions, 4-byte B copies and beta; and shapes it must
+// run data-parallel (k < 16, T % S == 0, T < S). The reference is the slow
+// long-double one: the shapes are thin to keep it to a few seconds.
+struct StreamKShape {
+  Shape shape;
+  bool split;  // expected to share tiles out by k
+};
+std::vector<StreamKShape> stream_k_shapes(std::size_t slots) {
+  const std::size_t tiles_1_5 = (3 * slots / 2 + 1) / 2;  // tile rows for ~1.5 waves of 2 tile columns
+  return {
+      {{false, tiles_1_5 * 128 - 3, 130, 250}, true},
+      {{false, (slots + 3) * 128 - 50, 64, 160, 3, 1, 5, 0.75f, -0.5f}, true},
+      {{false, tiles_1_5 * 128 - 3, 130, 9}, false},  // one slab per tile: nothing to split
+      {{false, slots * 128, 100, 40}, false},        // T == S
+      {{false, 1000, 3000, 7}, false},                // T < S
+  };
+}
+
+// The resident block slots the stream-K plan assumes: 2 blocks per SM.
+std::size_t resident_slots() {
+  int device = 0, sms = 0;
+  TESSERA_CUDA(cudaGetDevice(&device));
+  TESSERA_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return 2 * std::size_t(sms);
+}
+
+TEST_F(GemmGpu, StreamKSplitTilesMatchAndRepeatBitwise) {
+  const GemmVariant* v = gemm_impl::find_variant("warp_tiled_128x128x16_sk");
+  ASSERT_NE(v, nullptr);
+  std::uint64_t seed = 600;
+  for (const StreamKShape& sk : stream_k_shapes(resident_slots())) {
+    SCOPED_TRACE(gemm_test::shape_name(sk.shape));
+    Case c(sk.shape, seed += 10);
+    const auto split = gemm_impl::warp_tiled_128x128x16_sk_split(c.spec);
+    EXPECT_EQ(split.sk_blocks > 0, sk.split) << split.sk_blocks << " stream-K blocks, " << split.sk_tiles
+                                             << " tiles, " << split.iters << " slabs per tile";
+    if (split.sk_blocks > 0) {
+      EXPECT_GT(v->workspace_bytes(c.spec), 0u);
+    }
+    const auto first = c.run(*v, stream_);
+    EXPECT_TRUE(gemm_test::matches(first, c.c0, c.ref, sk.shape.k));
+    if (!sk.split) continue;
+    const auto again = c.run(*v, stream_);  // the workspace re-poisoned, the arrivals in another order
+    ASSERT_EQ(first.size(), again.size());
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < first.size(); ++i)
+      differ += std::memcmp(&first[i], &again[i], sizeof(float)) != 0;
+    EXPECT_EQ(differ, 0u) << "elements that differ between two runs";
+  }
+}
+
+// The split path (counters memset + one kernel) captured in a graph and
+// replayed twice, the workspace re-poisoned before each: each replay must
+// zero its counters itself. C is reset to C0 before each (beta != 0).
+TEST_F(GemmGpu, StreamKRunIsGraphCapturable) {
+  const GemmVariant* v = gemm_impl::find_variant("warp_tiled_128x128x16_sk");
+  ASSERT_NE(v, nullptr);
+  Case c(stream_k_shapes(resident_slots())[1].shape, 77);
+  (void)c.run(*v, stream_);  // first run prepares the kernel
+  DeviceBytes ws(v->workspace_bytes(c.spec), "test workspace");
+  TESSERA_CUDA(cudaStreamSynchronize(stream_));
+  cudaGraph_t graph = nullptr;
+  TESSERA_CUDA(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+  v->run(GemmCall{c.spec, c.s.alpha, c.s.beta, c.da.data(), c.db.data(), c.dc.data(), ws.data(), stream_});
+  TESSERA_CUDA(cudaStreamEndCapture(stream_, &graph));
+  cudaGraphExec_t exec = nullptr;
+  TESSERA_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  for (int replay = 0; replay < 2; ++replay) {
+    ws.fill_bytes(0x5A + replay, stream_);
+    TESSERA_CUDA(cudaStreamSynchronize(stream_));
+    c.dc.upload(c.c0.v.data(), c.c0.v.size());
+    TESSERA_CUDA(cudaDeviceSynchronize());
+    TESSERA_CUDA(cudaGraphLaunch(exec, stream_));
+    TESSERA_CUDA(cudaStreamSynchronize(stream_));
+    std::vector<float> got(c.c0.v.size());
+    c.dc.download(got.data(), got.size());
+    EXPECT_TRUE(gemm_test::matches(got, c.c0, c.ref, c.s.k)) << "replay " << replay;
+  }
+  (void)cudaGraphExecDestroy(exec);
+  (void)cudaGraphDestroy(graph);
 }
 
 // ---- public API --------------------------------------------------------------

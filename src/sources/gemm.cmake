@@ -32,6 +32,7 @@ list(APPEND TESSERA_CUDA_SOURCES
   cuda/gemm/10_warp_tiled_128x128x16_sp.cu
   cuda/gemm/10_warp_tiled_128x128x32_sp.cu
   cuda/gemm/10_warp_tiled_128x64x16_sp.cu
+  cuda/gemm/10_warp_tiled_128x128x16_sk.cu
   cuda/gemm/10_warp_tiled_dispatch.cu
   cuda/gemm/12_aat_naive.cu
   cuda/gemm/13_aat_shared_tile.cu

@@ -303,16 +303,17 @@ __device__ __forceinline__ void grouped_tile(unsigned id, unsigned tiles_m, unsi
 
 // ---- the kernel ------------------------------------------------------------
 
+// The main loop: acc = the block's tile (tm, tn) of A*B over the k slabs
+// [slab_begin, slab_end) (slab t covers k = t * BK .. t * BK + BK - 1; the
+// last slab of the matrix may be ragged and is zero-filled past k). The
+// data-parallel kernel runs every slab; the stream-K kernel
+// (10_warp_tiled_sk.cuh) runs sub-ranges. The caller synchronises the block
+// before the shared stages are written again.
 template <class P, bool B_VEC, bool AAT>
-__global__ void __launch_bounds__(P::THREADS, P::MIN_BLOCKS)
-    gemm_warp_tiled_kernel(GemmArgs p, unsigned tiles_m, unsigned tiles_n, bool c_vec) {
-  extern __shared__ float4 smem_vec[];  // float4: 16-byte alignment of the dynamic buffer
-  float* smem = reinterpret_cast<float*>(smem_vec);
+__device__ __forceinline__ void warp_tiled_mainloop(const GemmArgs& p, float* smem, unsigned tm, unsigned tn,
+                                                    unsigned slab_begin, unsigned slab_end,
+                                                    float (&acc)[P::TM][P::TN]) {
   const unsigned tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
-
-  unsigned tm, tn, a_off_e, b_off_e;
-  if constexpr (AAT) triangle_tile(blockIdx.x, tm, tn);
-  else grouped_tile(blockIdx.x, tiles_m, tiles_n, P::GROUP_M, tm, tn);
   const std::size_t bm0 = std::size_t(tm) * P::BM, bn0 = std::size_t(tn) * P::BN;
 
   KMajorCopy<P, P::BM> copy_a(p.a, p.lda, bm0, p.m, tid);
@@ -321,9 +322,13 @@ __global__ void __launch_bounds__(P::THREADS, P::MIN_BLOCKS)
     if constexpr (AAT) return BCopy(p.a, p.lda, bn0, p.n, tid);
     else return BCopy(p.b, p.ldb, bn0, p.n, tid);
   }();
+  if (slab_begin != 0) {  // a k sub-range: start the copies at its first slab
+    copy_a.ptr += std::size_t(slab_begin) * P::BK;
+    copy_b.ptr += std::size_t(slab_begin) * P::BK * (AAT ? 1 : p.ldb);
+  }
 
-  // Slab t covers k = t * BK .. t * BK + BK - 1; slabs are issued in order.
-  const unsigned slabs = static_cast<unsigned>((p.k + P::BK - 1) / P::BK);  // supports(): k < 2^31
+  // Slabs are issued in order; supports(): k < 2^31.
+  const unsigned slabs = slab_end - slab_begin;
   auto stage = [&](unsigned s) { return smem + s * P::STAGE_FLOATS; };
   auto copy_slab = [&](unsigned s, unsigned slab) {
     const std::size_t k_left = p.k - std::size_t(slab) * P::BK;
@@ -349,11 +354,11 @@ __global__ void __launch_bounds__(P::THREADS, P::MIN_BLOCKS)
     }
   };
 
-  // Prologue: slabs 0 .. STAGES-2 in flight (a group per slab, empty or not,
-  // so that group counts match slab numbers).
+  // Prologue: slabs 0 .. STAGES-2 of the range in flight (a group per slab,
+  // empty or not, so that group counts match slab numbers).
 #pragma unroll
   for (int s = 0; s < P::STAGES - 1; ++s) {
-    if (unsigned(s) < slabs) copy_slab(s, s);
+    if (unsigned(s) < slabs) copy_slab(s, slab_begin + s);
     cp_async_commit();
   }
 
@@ -363,7 +368,6 @@ __global__ void __launch_bounds__(P::THREADS, P::MIN_BLOCKS)
   lane_coords<P>(lane, lm, ln);
   const unsigned a_off = wm * P::WM + lm * 4, b_off = wn * P::WN + ln * 4;
 
-  float acc[P::TM][P::TN];
 #pragma unroll
   for (int i = 0; i < P::TM; ++i)
 #pragma unroll
@@ -373,7 +377,8 @@ __global__ void __launch_bounds__(P::THREADS, P::MIN_BLOCKS)
   for (unsigned t = 0; t < slabs; ++t) {
     cp_async_wait<P::STAGES - 2>();  // slab t has landed (this thread's copies) ...
     __syncthreads();                 // ... everyone's; and slab t-1's stage is free again
-    if (t + P::STAGES - 1 < slabs) copy_slab(read_stage == 0 ? P::STAGES - 1 : read_stage - 1, t + P::STAGES - 1);
+    if (t + P::STAGES - 1 < slabs)
+      copy_slab(read_stage == 0 ? P::STAGES - 1 : read_stage - 1, slab_begin + t + P::STAGES - 1);
     cp_async_commit();
 
     const float* As = stage(read_stage);
@@ -402,23 +407,38 @@ __global__ void __launch_bounds__(P::THREADS, P::MIN_BLOCKS)
     read_stage = read_stage + 1 == P::STAGES ? 0 : read_stage + 1;
   }
   cp_async_wait<0>();  // nothing real is pending (the last groups are empty); keep it explicit
+}
 
-  // Epilogue: C[row][col .. col+3] per float4 group of the micro-tile. The
-  // tile and lane coordinates are recomputed from fresh reads of the special
-  // registers: keeping them live across the loop spilled at the 128-register
-  // cap (volatile asm reads are not merged with the ones before the loop).
-  {
-    unsigned tid_again, block_again;
-    asm volatile("mov.u32 %0, %%tid.x;" : "=r"(tid_again));
-    asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(block_again));
-    if constexpr (AAT) triangle_tile(block_again, tm, tn);
-    else grouped_tile(block_again, tiles_m, tiles_n, P::GROUP_M, tm, tn);
-    const unsigned w = tid_again / 32;
-    unsigned lm_e, ln_e;
-    lane_coords<P>(tid_again % 32, lm_e, ln_e);
-    a_off_e = (w / P::WARPS_N) * P::WM + lm_e * 4;
-    b_off_e = (w % P::WARPS_N) * P::WN + ln_e * 4;
-  }
+// This thread's place in the block tile after the main loop: recomputed from
+// a fresh read of the special register (keeping the offsets live across the
+// loop spilled at the 128-register cap; volatile asm reads are not merged
+// with the ones before the loop). a_off: the first of its rows, b_off: of
+// its columns.
+template <class P>
+__device__ __forceinline__ void epilogue_offsets(unsigned& a_off, unsigned& b_off) {
+  unsigned tid_again;
+  asm volatile("mov.u32 %0, %%tid.x;" : "=r"(tid_again));
+  const unsigned w = tid_again / 32;
+  unsigned lm_e, ln_e;
+  lane_coords<P>(tid_again % 32, lm_e, ln_e);
+  a_off = (w / P::WARPS_N) * P::WM + lm_e * 4;
+  b_off = (w % P::WARPS_N) * P::WN + ln_e * 4;
+}
+
+// The block index, re-read after the main loop (see epilogue_offsets).
+__device__ __forceinline__ unsigned block_index_again() {
+  unsigned block_again;
+  asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(block_again));
+  return block_again;
+}
+
+// Epilogue: C = alpha * acc + beta * C for tile (tm, tn), C[row][col .. col+3]
+// per float4 group of the micro-tile (A*A^T: and the mirror tile).
+template <class P, bool AAT>
+__device__ __forceinline__ void warp_tiled_epilogue(const GemmArgs& p, unsigned tm, unsigned tn, bool c_vec,
+                                                    const float (&acc)[P::TM][P::TN]) {
+  unsigned a_off_e, b_off_e;
+  epilogue_offsets<P>(a_off_e, b_off_e);
   const std::size_t bm0_e = std::size_t(tm) * P::BM, bn0_e = std::size_t(tn) * P::BN;
   const bool mirror = AAT && tm != tn;
 #pragma unroll
@@ -449,6 +469,28 @@ __global__ void __launch_bounds__(P::THREADS, P::MIN_BLOCKS)
       }
     }
   }
+}
+
+// The tile of block `id`: grouped order for A*B, the lower triangle for A*A^T.
+template <class P, bool AAT>
+__device__ __forceinline__ void block_tile(unsigned id, unsigned tiles_m, unsigned tiles_n, unsigned& tm,
+                                           unsigned& tn) {
+  if constexpr (AAT) triangle_tile(id, tm, tn);
+  else grouped_tile(id, tiles_m, tiles_n, P::GROUP_M, tm, tn);
+}
+
+// One block per output tile, every k slab (data-parallel).
+template <class P, bool B_VEC, bool AAT>
+__global__ void __launch_bounds__(P::THREADS, P::MIN_BLOCKS)
+    gemm_warp_tiled_kernel(GemmArgs p, unsigned tiles_m, unsigned tiles_n, bool c_vec) {
+  extern __shared__ float4 smem_vec[];  // float4: 16-byte alignment of the dynamic buffer
+  unsigned tm, tn;
+  block_tile<P, AAT>(blockIdx.x, tiles_m, tiles_n, tm, tn);
+  const unsigned slabs = static_cast<unsigned>((p.k + P::BK - 1) / P::BK);  // supports(): k < 2^31
+  float acc[P::TM][P::TN];
+  warp_tiled_mainloop<P, B_VEC, AAT>(p, reinterpret_cast<float*>(smem_vec), tm, tn, 0, slabs, acc);
+  block_tile<P, AAT>(block_index_again(), tiles_m, tiles_n, tm, tn);  // not kept live across the loop
+  warp_tiled_epilogue<P, AAT>(p, tm, tn, c_vec, acc);
 }
 
 // ---- host side ---------------------------------------------------------------

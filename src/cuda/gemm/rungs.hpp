@@ -51,6 +51,15 @@ TESSERA_DECLARE_WARP_TILED(128x128x16_sp)  // 10_warp_tiled_128x128x16_sp.cu
 TESSERA_DECLARE_WARP_TILED(128x128x32_sp)  // 10_warp_tiled_128x128x32_sp.cu
 TESSERA_DECLARE_WARP_TILED(128x64x16_sp)   // 10_warp_tiled_128x64x16_sp.cu
 #undef TESSERA_DECLARE_WARP_TILED
+// 128x128x16_ic with the stream-K tail (10_warp_tiled_128x128x16_sk.cu): its
+// workspace holds the partial tiles and arrival counters of the split.
+void run_warp_tiled_128x128x16_sk(const GemmCall& call);
+std::size_t warp_tiled_128x128x16_sk_workspace(const GemmSpec& spec);
+// Its split of `spec` on the current device (tests: that a shape is split).
+struct StreamKSplit {
+  unsigned sk_blocks, sk_tiles, iters;  // sk_blocks == 0: data-parallel only
+};
+StreamKSplit warp_tiled_128x128x16_sk_split(const GemmSpec& spec);
 
 // The dispatcher's table (10_warp_tiled_dispatch.cu): each configuration with
 // its measured (or, before the first bench, predicted) FP32 rate.
@@ -63,6 +72,7 @@ std::span<const WarpTiledConfig> warp_tiled_configs();
 // The configuration the dispatcher picks for `spec` on the current device.
 const WarpTiledConfig& choose_warp_tiled(const GemmSpec& spec);
 void run_warp_tiled(const GemmCall& call);  // the dispatcher (A*B)
+std::size_t warp_tiled_workspace(const GemmSpec& spec);  // its workspace (the stream-K form's, when it picks it)
 
 // C = A*A^T ladder (steps 12-15).
 void run_aat_naive(const GemmCall& call);           // 12_aat_naive.cu
