@@ -75,6 +75,7 @@
 #include "cuda/common/lookback_sparse.cuh"
 #include "cuda/common/multipass.cuh"
 #include "cuda/common/prefetch.cuh"
+#include "cuda/scan/lookback_early.cuh"
 #include "cuda/scan/lookback_tile.cuh"
 #include "tessera/core/cuda_check.hpp"
 
@@ -115,13 +116,7 @@ __global__ __launch_bounds__(P::THREADS, P::MIN_BLOCKS) void scan_lookback_clust
   // ---- A: the super-tile index, overlapped with an L2 prefetch ---------------
   // Clusters are blockIdx.x / CLUSTER and ranks blockIdx.x % CLUSTER (1-D
   // clusters along x), so sub-tile blockIdx.x is the guess (see lookback_early).
-  {
-    const long long guess = static_cast<long long>(blockIdx.x) * static_cast<long long>(L::TILE_ITEMS) - layout.shift;
-    if (guess >= 0 && guess + static_cast<long long>(L::TILE_ITEMS) <= n) {
-#pragma unroll
-      for (int k = 0; k < VECTORS; ++k) prefetch_l2(in + guess + thread_offset + k * 32 * VEC);
-    }
-  }
+  prefetch_tile_l2<P, F>(in, layout, blockIdx.x, thread_offset);
   unsigned char* ws = static_cast<unsigned char*>(workspace);
   const TileStatus<acc_t> status(ws + L::COUNTER_BYTES, super_tiles);
   if (rank == 0 && threadIdx.x == 0) s_super = atomicAdd(reinterpret_cast<unsigned*>(ws), 1u);
@@ -136,18 +131,8 @@ __global__ __launch_bounds__(P::THREADS, P::MIN_BLOCKS) void scan_lookback_clust
 
   // ---- B: load (all vectors issued before the first use), fold, aggregate ----
   acc_t s[VECTORS][VEC];
-  if (full && layout.vec_in) {
-    in_t x[VECTORS][VEC];
-#pragma unroll
-    for (int k = 0; k < VECTORS; ++k) load_vec16<CacheHint::normal>(in + first + k * 32 * VEC, x[k]);
-    fold_tile_vectors<P>(f, x, s);
-  } else {
-    fold_tile_scalar<P>(f, in, first, n, s);  // partial, empty (past the end) or unaligned sub-tiles
-  }
-  acc_t thread_total = s[0][VEC - 1];
-#pragma unroll
-  for (int k = 1; k < VECTORS; ++k) thread_total = f.combine(thread_total, s[k][VEC - 1]);
-  const acc_t warp_total = warp_reduce_in_order(thread_total, f);
+  load_fold_tile<P>(f, in, layout, full, first, s);  // scalar path: partial, empty or unaligned sub-tiles
+  const acc_t warp_total = tile_warp_total<P>(f, s);
   if (lane == 0) s_warp_totals[warp] = warp_total;
   __syncthreads();
   acc_t tile_total;
