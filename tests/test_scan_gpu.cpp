@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -16,6 +17,7 @@
 #include <iterator>
 #include <vector>
 
+#include "cuda/scan/rungs.hpp"
 #include "harness/generate.hpp"
 #include "patterns/scan.hpp"
 #include "tessera/core/buffer.hpp"
@@ -273,6 +275,21 @@ TEST_F(ScanGpuTest, LookbackUnderContentionIsExactOnIntegers) {
     if (v->supports(tessera_test::scan_spec(i64, false, 1)))
       check_case<std::int64_t>(*v, i64, false, random_input<std::int64_t>((std::size_t(1) << 23) + 5, Distribution::uniform, "c64"),
                                stream());
+  }
+}
+
+TEST_F(ScanGpuTest, ClusterKernelsFitTwoCtasPerSm) {
+  // The cluster look-back's design point: clusters placed at 2 CTAs per SM.
+  // Fewer resident clusters than SMs / 2 x 2 / C means GPCs leave SM slots idle.
+  int device = 0, sms = 0;
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), cudaSuccess);
+  for (int c : {4, 8}) {
+    const int clusters = scan_impl::lookback_cluster_max_active(c);
+    std::printf("[ info ] lookback_cluster with %d CTAs per cluster: %d clusters resident (%d CTAs on %d SMs)\n", c,
+                clusters, clusters * c, sms);
+    EXPECT_GE(clusters, 1) << c;
+    EXPECT_LE(clusters * c, 2 * sms) << c;
   }
 }
 

@@ -34,6 +34,25 @@ constexpr int CLUSTER_LARGE = 8;  // 8 x 48 KiB super-tiles (the largest portabl
 static_assert(LookbackCluster48k::THREADS * LookbackCluster48k::VECTORS * 16 == 48 * 1024,
               "48 KiB sub-tiles of 4-byte data");
 
+// cudaOccupancyMaxActiveClusters of the float-sum kernel at CLUSTER CTAs.
+template <int CLUSTER>
+int max_active_clusters() {
+  const auto kernel = gpu::scan_lookback_cluster_kernel<LookbackCluster48k, CLUSTER, ScanOf<PlainSum<float, float>>>;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(CLUSTER * 1024);  // any multiple of the cluster size
+  config.blockDim = dim3(LookbackCluster48k::THREADS);
+  cudaLaunchAttribute attribute[1];
+  attribute[0].id = cudaLaunchAttributeClusterDimension;
+  attribute[0].val.clusterDim.x = CLUSTER;
+  attribute[0].val.clusterDim.y = 1;
+  attribute[0].val.clusterDim.z = 1;
+  config.attrs = attribute;
+  config.numAttrs = 1;
+  int clusters = 0;
+  TESSERA_CUDA(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
+  return clusters;
+}
+
 template <int CLUSTER>
 void run_cluster(const char* variant, const ScanCall& call) {
   if (!four_byte_native(call.spec)) throw_unsupported(variant, call.spec);
@@ -56,5 +75,11 @@ bool supports_lookback_cluster(const ScanSpec& spec) { return four_byte_native(s
 void run_lookback_cluster8(const ScanCall& call) { run_cluster<CLUSTER_LARGE>("lookback_cluster8", call); }
 std::size_t ws_lookback_cluster8(const ScanSpec& spec) { return lookback_workspace<LookbackCluster48k>(spec); }
 bool supports_lookback_cluster8(const ScanSpec& spec) { return four_byte_native(spec); }
+
+int lookback_cluster_max_active(int cluster_ctas) {
+  if (cluster_ctas == CLUSTER_SMALL) return max_active_clusters<CLUSTER_SMALL>();
+  if (cluster_ctas == CLUSTER_LARGE) return max_active_clusters<CLUSTER_LARGE>();
+  return 0;
+}
 
 }  // namespace tessera::scan_impl
