@@ -18,6 +18,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <string>
 
 #include "cuda/common/launch.cuh"
@@ -75,6 +76,25 @@ __device__ __forceinline__ T* cluster_map(T* p, unsigned rank) {
 
 namespace tessera::detail {
 
+// A launch configuration for clusters of `cluster_x` CTAs along x; `attribute`
+// is storage the configuration points to (it must outlive the config's use).
+inline cudaLaunchConfig_t cluster_launch_config(dim3 grid, dim3 block, unsigned cluster_x, std::size_t smem,
+                                                cudaStream_t stream, cudaLaunchAttribute& attribute) {
+  attribute = cudaLaunchAttribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = cluster_x;
+  attribute.val.clusterDim.y = 1;
+  attribute.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = smem;
+  config.stream = stream;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  return config;
+}
+
 // Launches `kernel` as clusters of `cluster_x` CTAs along x (grid.x a
 // multiple of it) through cudaLaunchKernelEx. Throws tessera::Error naming
 // the kernel when the current device cannot launch clusters or the launch
@@ -92,18 +112,8 @@ void launch_cluster(const char* name, void (*kernel)(KernelArgs...), dim3 grid, 
   if (cluster_x == 0 || grid.x % cluster_x != 0)
     throw Error(std::string("tessera: ") + name + ": grid.x " + std::to_string(grid.x) +
                 " is not a multiple of the cluster size " + std::to_string(cluster_x));
-  cudaLaunchConfig_t config{};
-  config.gridDim = grid;
-  config.blockDim = block;
-  config.dynamicSmemBytes = smem;
-  config.stream = stream;
-  cudaLaunchAttribute attribute[1];
-  attribute[0].id = cudaLaunchAttributeClusterDimension;
-  attribute[0].val.clusterDim.x = cluster_x;
-  attribute[0].val.clusterDim.y = 1;
-  attribute[0].val.clusterDim.z = 1;
-  config.attrs = attribute;
-  config.numAttrs = 1;
+  cudaLaunchAttribute attribute;
+  const cudaLaunchConfig_t config = cluster_launch_config(grid, block, cluster_x, smem, stream, attribute);
   const cudaError_t err = cudaLaunchKernelEx(&config, kernel, static_cast<KernelArgs>(std::forward<Args>(args))...);
   if (err != cudaSuccess) {
     (void)cudaGetLastError();  // a failed launch is not sticky: clear it so the next call starts clean

@@ -38,16 +38,10 @@ static_assert(LookbackCluster48k::THREADS * LookbackCluster48k::VECTORS * 16 == 
 template <int CLUSTER>
 int max_active_clusters() {
   const auto kernel = gpu::scan_lookback_cluster_kernel<LookbackCluster48k, CLUSTER, ScanOf<PlainSum<float, float>>>;
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(CLUSTER * 1024);  // any multiple of the cluster size
-  config.blockDim = dim3(LookbackCluster48k::THREADS);
-  cudaLaunchAttribute attribute[1];
-  attribute[0].id = cudaLaunchAttributeClusterDimension;
-  attribute[0].val.clusterDim.x = CLUSTER;
-  attribute[0].val.clusterDim.y = 1;
-  attribute[0].val.clusterDim.z = 1;
-  config.attrs = attribute;
-  config.numAttrs = 1;
+  cudaLaunchAttribute attribute;
+  // Any grid that is a multiple of the cluster size.
+  const cudaLaunchConfig_t config = detail::cluster_launch_config(
+      dim3(CLUSTER * 1024), dim3(LookbackCluster48k::THREADS), CLUSTER, 0, nullptr, attribute);
   int clusters = 0;
   TESSERA_CUDA(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
   return clusters;
