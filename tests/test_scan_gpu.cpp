@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -17,7 +16,6 @@
 #include <iterator>
 #include <vector>
 
-#include "cuda/scan/rungs.hpp"
 #include "harness/generate.hpp"
 #include "patterns/scan.hpp"
 #include "tessera/core/buffer.hpp"
@@ -261,7 +259,7 @@ TEST_F(ScanGpuTest, LookbackUnderContentionIsExactOnIntegers) {
   for (const char* name : {"lookback", "lookback_large_tiles", "lookback_small_blocks", "lookback_window32",
                            "lookback_window64", "lookback_no_backoff", "lookback_384x6", "lookback_512x4",
                            "lookback_persistent", "lookback_persistent_large", "lookback_early_publish",
-                           "lookback_early_publish_32k", "lookback_cluster", "lookback_cluster8", "chained"}) {
+                           "lookback_early_publish_32k", "chained"}) {
     const ScanVariant* v = scan_impl::find_variant(name);
     ASSERT_NE(v, nullptr) << name;
     for (int rep = 0; rep < 4; ++rep)
@@ -275,45 +273,6 @@ TEST_F(ScanGpuTest, LookbackUnderContentionIsExactOnIntegers) {
     if (v->supports(tessera_test::scan_spec(i64, false, 1)))
       check_case<std::int64_t>(*v, i64, false, random_input<std::int64_t>((std::size_t(1) << 23) + 5, Distribution::uniform, "c64"),
                                stream());
-  }
-}
-
-TEST_F(ScanGpuTest, ClusterKernelsFitTwoCtasPerSm) {
-  // The cluster look-back's design point: clusters placed at 2 CTAs per SM.
-  // Fewer resident clusters than SMs / 2 x 2 / C means GPCs leave SM slots idle.
-  int device = 0, sms = 0;
-  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
-  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), cudaSuccess);
-  for (int c : {4, 8}) {
-    const int clusters = scan_impl::lookback_cluster_max_active(c);
-    std::printf("[ info ] lookback_cluster with %d CTAs per cluster: %d clusters resident (%d CTAs on %d SMs)\n", c,
-                clusters, clusters * c, sms);
-    EXPECT_GE(clusters, 1) << c;
-    EXPECT_LE(clusters * c, 2 * sms) << c;
-  }
-}
-
-TEST_F(ScanGpuTest, ClusterSuperTileEdges) {
-  // The cluster look-back scans super-tiles of C x 12288 floats (C = 4, 8):
-  // sizes around one and several super-tiles, a last super-tile with 1..C-1
-  // sub-tiles (the others past the end still pass every cluster barrier), more
-  // super-tiles than one 32-slot look-back window, misaligned and in place.
-  constexpr std::size_t TILE = 12288;
-  for (const char* name : {"lookback_cluster", "lookback_cluster8"}) {
-    const ScanVariant* v = scan_impl::find_variant(name);
-    ASSERT_NE(v, nullptr) << name;
-    for (std::size_t c : {std::size_t(4), std::size_t(8)})
-      for (std::size_t n : {c * TILE - 1, c * TILE, c * TILE + 1, 2 * c * TILE + TILE - 1, 2 * c * TILE + TILE + 1,
-                            (33 * c + 1) * TILE + 5, (65 * c - 1) * TILE - 3})
-        for (bool ex : {false, true}) {
-          const ScanCombo i32{Dtype::i32, Op::sum, Accum::native};
-          const auto xi = random_input<std::int32_t>(n, Distribution::uniform, "cluster", c + ex);
-          check_case<std::int32_t>(*v, i32, ex, xi, stream());
-          check_case<std::int32_t>(*v, i32, ex, xi, stream(), {.in_offset = 1, .in_place = true}, "in place +1");
-          const ScanCombo f32{Dtype::f32, Op::sum, Accum::native};
-          check_case<float>(*v, f32, ex, random_input<float>(n, Distribution::uniform, "clusterf", c + ex), stream(),
-                            {.in_offset = 3, .out_offset = 0}, "input +3");
-        }
   }
 }
 
@@ -544,7 +503,7 @@ TEST_F(ScanGpuTest, LargePast2To31Elements) {
   device_sync();
   std::size_t ran = 0;
   constexpr const char* kVariants[] = {"lookback", "lookback_large_tiles", "lookback_window32", "lookback_384x6", "lookback_512x4",
-                           "lookback_persistent", "lookback_early_publish", "lookback_cluster", "hierarchical", "reduce_then_scan", "chained",
+                           "lookback_persistent", "lookback_early_publish", "hierarchical", "reduce_then_scan", "chained",
                            "warp_shuffle", "cub_device_scan"};
   for (const char* name : kVariants) {
     const ScanVariant* v = scan_impl::find_variant(name);

@@ -19,7 +19,6 @@ list(APPEND TESSERA_CUDA_SOURCES
   cuda/scan/08_chained.cu
   cuda/scan/09_lookback.cu
   cuda/scan/09_lookback_early.cu
-  cuda/scan/09_lookback_cluster.cu
   cuda/scan/exclusive_sum.cu
   cuda/scan/user_op_check.cu
   cuda/scan/variants.cpp

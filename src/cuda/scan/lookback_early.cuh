@@ -86,52 +86,6 @@
 
 namespace tessera::gpu {
 
-// ---- per-tile steps shared with the cluster kernel (lookback_cluster.cuh) ----
-
-// L2 prefetch of tile `guess_tile` (this thread's vectors), full tiles only:
-// every address prefetched lies inside the input.
-template <class P, class F>
-__device__ __forceinline__ void prefetch_tile_l2(const typename F::in_t* in, const ScanLayout& layout,
-                                                 unsigned guess_tile, long long thread_offset) {
-  using L = LookbackScan<P, F>;
-  const long long n = static_cast<long long>(layout.n);
-  const long long guess = static_cast<long long>(guess_tile) * static_cast<long long>(L::TILE_ITEMS) - layout.shift;
-  if (guess >= 0 && guess + static_cast<long long>(L::TILE_ITEMS) <= n) {
-#pragma unroll
-    for (int k = 0; k < P::VECTORS; ++k) prefetch_l2(in + guess + thread_offset + k * 32 * L::VEC);
-  }
-}
-
-// Load (all vectors issued before the first use, vector path for full tiles
-// when the pointers allow it) and fold: s[k][j] = state of elements (k, 0..j).
-template <class P, class F>
-__device__ __forceinline__ void load_fold_tile(const F& f, const typename F::in_t* in, const ScanLayout& layout,
-                                               bool full, long long first,
-                                               typename F::acc_t (&s)[P::VECTORS][LookbackScan<P, F>::VEC]) {
-  using in_t = typename F::in_t;
-  constexpr int VEC = LookbackScan<P, F>::VEC;
-  if (full && layout.vec_in) {
-    in_t x[P::VECTORS][VEC];
-#pragma unroll
-    for (int k = 0; k < P::VECTORS; ++k) load_vec16<CacheHint::normal>(in + first + k * 32 * VEC, x[k]);
-    fold_tile_vectors<P>(f, x, s);
-  } else {
-    fold_tile_scalar<P>(f, in, first, static_cast<long long>(layout.n), s);
-  }
-}
-
-// The warp's total of the folded tile: the thread's rows out of element order
-// (commutative ops), then a warp butterfly.
-template <class P, class F>
-__device__ __forceinline__ typename F::acc_t tile_warp_total(
-    const F& f, const typename F::acc_t (&s)[P::VECTORS][LookbackScan<P, F>::VEC]) {
-  constexpr int VEC = LookbackScan<P, F>::VEC;
-  typename F::acc_t thread_total = s[0][VEC - 1];
-#pragma unroll
-  for (int k = 1; k < P::VECTORS; ++k) thread_total = f.combine(thread_total, s[k][VEC - 1]);
-  return warp_reduce_in_order(thread_total, f);
-}
-
 template <class P, class F>
 __global__ __launch_bounds__(P::THREADS, P::MIN_BLOCKS) void scan_lookback_early_kernel(const typename F::in_t* in,
                                                                                         typename F::out_t* out,
@@ -162,7 +116,13 @@ __global__ __launch_bounds__(P::THREADS, P::MIN_BLOCKS) void scan_lookback_early
   // tile is prefetched once, by block `tile`), and the block's own loads
   // mostly hit lines already on their way. Full tiles only: every address
   // prefetched lies inside the input.
-  prefetch_tile_l2<P, F>(in, layout, blockIdx.x, thread_offset);
+  {
+    const long long guess = static_cast<long long>(blockIdx.x) * static_cast<long long>(L::TILE_ITEMS) - layout.shift;
+    if (guess >= 0 && guess + static_cast<long long>(L::TILE_ITEMS) <= n) {
+#pragma unroll
+      for (int k = 0; k < VECTORS; ++k) prefetch_l2(in + guess + thread_offset + k * 32 * VEC);
+    }
+  }
 
   unsigned char* ws = static_cast<unsigned char*>(workspace);
   const TileStatus<acc_t> status(ws + L::COUNTER_BYTES, layout.tiles);
@@ -173,10 +133,20 @@ __global__ __launch_bounds__(P::THREADS, P::MIN_BLOCKS) void scan_lookback_early
 
   // ---- load (all vectors issued before the first use) and fold -------------
   acc_t s[VECTORS][VEC];
-  load_fold_tile<P>(f, in, layout, full, first, s);
+  if (full && layout.vec_in) {
+    in_t x[VECTORS][VEC];
+#pragma unroll
+    for (int k = 0; k < VECTORS; ++k) load_vec16<CacheHint::normal>(in + first + k * 32 * VEC, x[k]);
+    fold_tile_vectors<P>(f, x, s);
+  } else {
+    fold_tile_scalar<P>(f, in, first, n, s);
+  }
 
   // ---- the tile aggregate first: thread total, warp butterfly, one barrier --
-  const acc_t warp_total = tile_warp_total<P>(f, s);
+  acc_t thread_total = s[0][VEC - 1];
+#pragma unroll
+  for (int k = 1; k < VECTORS; ++k) thread_total = f.combine(thread_total, s[k][VEC - 1]);
+  const acc_t warp_total = warp_reduce_in_order(thread_total, f);
   if (lane == 0) s_warp_totals[warp] = warp_total;
   __syncthreads();
 

@@ -50,13 +50,6 @@ TESSERA_DECLARE_SCAN_RUNG(lookback_persistent_large)
 // 09_lookback_early.cu (4-byte native scans)
 TESSERA_DECLARE_SCAN_RUNG(lookback_early_publish)
 TESSERA_DECLARE_SCAN_RUNG(lookback_early_publish_32k)
-// 09_lookback_cluster.cu (4-byte native scans, sm_90 thread block clusters)
-TESSERA_DECLARE_SCAN_RUNG(lookback_cluster)
-TESSERA_DECLARE_SCAN_RUNG(lookback_cluster8)
-// Clusters of the lookback_cluster kernel (float sum) resident at once on the
-// current device, for cluster_ctas 4 or 8 (0 otherwise): the GPU test reports
-// it (the design assumes 2 CTAs per SM, i.e. 66 / 33 on an H100 SXM).
-int lookback_cluster_max_active(int cluster_ctas);
 
 #undef TESSERA_DECLARE_SCAN_RUNG
 

@@ -16,7 +16,7 @@ namespace {
 constexpr Backend CUDA = Backend::cuda;
 constexpr Kind SEED = Kind::seed;
 
-const std::array<ScanVariant, 24> cuda_table{{
+const std::array<ScanVariant, 22> cuda_table{{
     {{"scan", "kogge_stone", 2, CUDA, SEED, "one element per thread in shared memory, stride doubling, two barriers per step; 512-element blocks made a full scan by step 7's hierarchical add-back (seed 000 Prefix-sum: Kogge-Stone; seed 003 Scan)", true}, TESSERA_RUNG(kogge_stone)},
     {{"scan", "kogge_stone_double_buffer", 3, CUDA, SEED, "two shared buffers read/written alternately: one barrier per step; step 7's hierarchical add-back (seed 000 Prefix-sum: double-buffered Kogge-Stone)", true}, TESSERA_RUNG(kogge_stone_double_buffer)},
     {{"scan", "brent_kung_modulo", 4, CUDA, SEED, "work-efficient reduction + distribution trees, 2 elements per thread, active where (i+1) % (2*stride) == 0 (divergent); step 7's hierarchical add-back (seed 000 Prefix-sum: Brent-Kung, mapping 1)", true}, TESSERA_RUNG(brent_kung_modulo)},
@@ -39,8 +39,6 @@ const std::array<ScanVariant, 24> cuda_table{{
     {{"scan", "lookback_persistent_large", 9, CUDA, Kind::tessera, "tuning: lookback_persistent with 32 KiB tiles (256 x 8 vectors), 2 blocks per SM; 4-byte native scans only", false}, TESSERA_RUNG(lookback_persistent_large)},
     {{"scan", "lookback_early_publish", 9, CUDA, Kind::tessera, "lookback_window32 reordered: the tile aggregate published right after the loads land (thread total + warp butterfly, before the row scans), only missing status slots re-polled, the other warps scan their rows during the look-back, st.global.cs output; 256 x 12 vectors (48 KiB tiles), 2 blocks per SM; 4-byte native scans only", false}, TESSERA_RUNG(lookback_early_publish)},
     {{"scan", "lookback_early_publish_32k", 9, CUDA, Kind::tessera, "tuning: lookback_early_publish with 32 KiB tiles (256 x 8 vectors, lookback_window32's shape): the kernel changes alone; 4-byte native scans only", false}, TESSERA_RUNG(lookback_early_publish_32k)},
-    {{"scan", "lookback_cluster", 9, CUDA, Kind::tessera, "lookback_early_publish run by clusters of 4 CTAs (sm_90): each scans a 48 KiB sub-tile of one 192 KiB super-tile, rank 0 takes the super-tile index and gathers the 4 aggregates through distributed shared memory, looks back over super-tiles and hands each CTA its prefix (3 cluster barriers): the look-back frontier moves 4x the bytes per tile; 4-byte native scans only", false}, TESSERA_RUNG(lookback_cluster)},
-    {{"scan", "lookback_cluster8", 9, CUDA, Kind::tessera, "tuning: lookback_cluster with clusters of 8 CTAs (384 KiB super-tiles, the largest portable cluster); 4-byte native scans only", false}, TESSERA_RUNG(lookback_cluster8)},
 }};
 
 #undef TESSERA_RUNG
