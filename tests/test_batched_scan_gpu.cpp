@@ -244,7 +244,8 @@ TEST_F(BatchedScanGpu, PipelinedWideRungsLeaveOnlyTheFinalRounding) {
     std::vector<long double> s;
     scan_test::reference(rows0.data() + r * len, len, ScanDirection::forward_backward, false, ref[r], s);
   }
-  for (const char* name : {"fused_pipelined_pair", "fused_pipelined_chains", "fused_pipelined_chains2"}) {
+  for (const char* name : {"fused_pipelined_pair", "fused_pipelined_chains", "fused_pipelined_chains2",
+                           "fused_pipelined_chains4"}) {
     const ScanVariant* v = batched_scan_impl::find_variant(name);
     ASSERT_NE(v, nullptr) << name;
     for (Accum a : {Accum::f64, Accum::dfloat, Accum::kahan}) {

@@ -1,6 +1,6 @@
-// Step 5, pipelined chains with leaner per-row work (tuning of
-// fused_pipelined_chains for the wide accumulators: double, Kahan,
-// double-float).
+// Step 5, pipelined chains with leaner per-row work (fused_pipelined_chains2
+// and fused_pipelined_chains4, tunings of fused_pipelined_chains for the wide
+// accumulators: double, Kahan, double-float).
 //
 // Over fused_pipelined_chains (384 x 28 tile, 2 chains of 14 per thread, two
 // blocks per SM at 80 registers, 2 row buffers per block; H100: double
@@ -21,6 +21,12 @@
 //   row is one tile (T == 1, always on this rung).
 // Same association and arithmetic as fused_pipelined_chains: bitwise the
 // same outputs.
+// fused_pipelined_chains4 (tuning): the same with 4 chains of 7 per thread.
+// ptxas (sm_90, CUDA 13): 80 registers, no spills for double, Kahan and
+// double-float (72 for float), where Chains' double spilled 72 bytes with 4
+// chains: the ints of the lean span free the registers. Each pass's
+// dependent chain is 7 adds plus 3 serial combines of the chain totals
+// (double ~10 x 8 cycles, double-float ~10 x 28) instead of 14 + 1.
 //
 // Bottleneck: DRAM bandwidth once the issue slots are freed. Expected on
 // 10,000 x 10,000 forward_backward: per thread per row chains spends ~28 x
@@ -30,16 +36,28 @@
 // (from 87.3%, the latency of the row's 4 barriers stays), Kahan ~77-80%
 // and double-float ~72-75% (their FADD chains, ~25-30 instructions per
 // sample, stay the larger part of the issue: a ~10-15% cut of it).
+// chains4: the same issue (+2 combines per thread per pass, <1%) with half
+// the per-pass latency: double ~90-92% (it is not latency-bound once the
+// issue is cut), Kahan ~79-83%, double-float ~74-78% (a 14-deep two-sum
+// chain, ~400 cycles per pass, is a large share of a row's ~7,000-cycle
+// budget at 24 warps per SM).
 #include "cuda/batched_scan/pipelined_kernel.cuh"
 
 namespace tessera::batched_scan_impl {
 
 void run_fused_pipelined_chains2(const ScanCall& call) {
-  gpu_detail::run_fused_pipelined_rung<gpu_detail::Chain2Policy, 2, false>(
+  gpu_detail::run_fused_pipelined_rung<gpu_detail::LeanChainPolicy<2>, 2, false>(
       call, "fused_pipelined_chains2", "batched_scan_fused_pipelined_chains2_kernel");
 }
 std::size_t ws_fused_pipelined_chains2(const ScanSpec&) { return 0; }
 // The fused tile's limit, exactly as fused_one_pass (longer rows: multi_tile).
 bool supports_fused_pipelined_chains2(const ScanSpec& s) { return s.len <= FUSED_MAX_LEN; }
+
+void run_fused_pipelined_chains4(const ScanCall& call) {
+  gpu_detail::run_fused_pipelined_rung<gpu_detail::LeanChainPolicy<4>, 2, false>(
+      call, "fused_pipelined_chains4", "batched_scan_fused_pipelined_chains4_kernel");
+}
+std::size_t ws_fused_pipelined_chains4(const ScanSpec&) { return 0; }
+bool supports_fused_pipelined_chains4(const ScanSpec& s) { return s.len <= FUSED_MAX_LEN; }
 
 }  // namespace tessera::batched_scan_impl

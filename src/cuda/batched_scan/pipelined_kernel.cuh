@@ -83,18 +83,22 @@ struct WideMaskedPolicy {
   static constexpr bool EXCL_SPLIT = true;
   static constexpr bool LEAN = false;
 };
-// - Chain2: Chains with separate inclusive / exclusive copies (EXCL_SPLIT:
-//   no per-item select of a state, 2 SEL per item per pass for the 8-byte
-//   states) and LEAN tile traffic: tile_io_lean.cuh's 32-bit, unrolled
-//   float4 loops, and no 64-bit division for the row of a tile when every
-//   row is one tile (T == 1).
-struct Chain2Policy {
+// - LeanChain<K>: Chains with separate inclusive / exclusive copies
+//   (EXCL_SPLIT: no per-item select of a state, 2 SEL per item per pass for
+//   the 8-byte states) and LEAN tile traffic: tile_io_lean.cuh's 32-bit,
+//   unrolled float4 loops, the span in ints, and no 64-bit division for the
+//   row of a tile (rows of one tile). K = 2: Chains' association (bitwise
+//   its outputs); K = 4: chains of 7 (ptxas, sm_90: 80 registers, no spills
+//   for every accumulator, double included, where Chains' 4 chains of double
+//   spilled: the lean span frees the registers).
+template <int K>
+struct LeanChainPolicy {
   static constexpr int BLOCK = ChainPolicy::BLOCK;
   static constexpr int ITEMS = ChainPolicy::ITEMS;
   template <class R>
   static constexpr int min_blocks() { return 2; }
   template <class R>
-  static constexpr int chains() { return 2; }
+  static constexpr int chains() { return K; }
   static constexpr bool FAST = false;  // unused
   static constexpr bool EXCL_SPLIT = true;
   static constexpr bool LEAN = true;
@@ -105,11 +109,12 @@ template <class P>
 constexpr bool valid_policy = P::BLOCK * P::ITEMS == static_cast<int>(TilePolicy::TILE) && P::ITEMS % 8 == 4 &&
                               P::BLOCK % 32 == 0 && P::BLOCK * P::template min_blocks<DFloatSum>() <= 2048;
 static_assert(valid_policy<WidePolicy> && valid_policy<PairPolicy> && valid_policy<ChainPolicy> &&
-                  valid_policy<WideMaskedPolicy> && valid_policy<Chain2Policy>,
+                  valid_policy<WideMaskedPolicy> && valid_policy<LeanChainPolicy<2>> &&
+                  valid_policy<LeanChainPolicy<4>>,
               "the fused tile, conflict-free, fits an SM");
 static_assert(ChainPolicy::ITEMS % ChainPolicy::chains<PlainSum<float, double>>() == 0 &&
-                  ChainPolicy::ITEMS % ChainPolicy::chains<DFloatSum>() == 0,
-              "Chains: whole chains per thread");
+                  ChainPolicy::ITEMS % ChainPolicy::chains<DFloatSum>() == 0 && ChainPolicy::ITEMS % 4 == 0,
+              "Chains, LeanChain<2>, LeanChain<4>: whole chains per thread");
 static_assert(3 * SLOTS * sizeof(float) <= 227 * 1024, "Wide: 3 stages fit one SM's shared memory");
 static_assert(2 * 2 * SLOTS * sizeof(float) <= 227 * 1024, "Pair: 2 blocks x 2 stages fit one SM");
 

@@ -17,7 +17,7 @@ constexpr Backend CUDA = Backend::cuda;
 constexpr Kind SEED = Kind::seed;
 constexpr Kind OURS = Kind::tessera;
 
-const std::array<ScanVariant, 17> cuda_table{{
+const std::array<ScanVariant, 18> cuda_table{{
     {{"batched_scan", "smem_v0_pad0", 2, CUDA, SEED, "a warp owns 32 rows: 32x32 shared tile loaded along rows, each lane scans one row serially; float only, forward_backward as two passes through DRAM; 32-way bank conflicts (seed 002 gpu_cumsum_smem_v0, PAD = 0)", true}, TESSERA_BSCAN_ROW(smem_v0_pad0)},
     {{"batched_scan", "smem_v0_pad1", 2, CUDA, SEED, "the same tile padded to 32x33: conflict-free row scans (seed 002 gpu_cumsum_smem_v0, PAD = 1)", true}, TESSERA_BSCAN_ROW(smem_v0_pad1)},
     {{"batched_scan", "smem_v1", 3, CUDA, SEED, "full row groups and full 32-column chunks run unguarded and unrolled, the ragged edges peeled out (seed 002 gpu_cumsum_smem_v1)", true}, TESSERA_BSCAN_ROW(smem_v1)},
@@ -30,6 +30,7 @@ const std::array<ScanVariant, 17> cuda_table{{
     {{"batched_scan", "fused_pipelined_pair", 5, CUDA, OURS, "fused_pipelined's row prefetch (2 stages) on fused_one_pass's 384 x 28 tile at two blocks per SM (80 registers; double one block), so two blocks interleave their barriers", true}, TESSERA_BSCAN_ROW(fused_pipelined_pair)},
     {{"batched_scan", "fused_pipelined_chains", 5, CUDA, OURS, "fused_pipelined_pair with each thread's 28 items scanned as 2 independent accumulator chains of 14, constant-bound loops for full threads, a tree-form block suffix scan, and two blocks per SM for double too (80 registers): half the dependent chain per pass, twice the warps for double", true}, TESSERA_BSCAN_ROW(fused_pipelined_chains)},
     {{"batched_scan", "fused_pipelined_chains2", 5, CUDA, OURS, "tuning: fused_pipelined_chains with separate inclusive / exclusive copies (no per-item select of the state), the tile's float4 load and store loops in 32-bit offsets unrolled to their constant bound, and no 64-bit division for a tile's row", true}, TESSERA_BSCAN_ROW(fused_pipelined_chains2)},
+    {{"batched_scan", "fused_pipelined_chains4", 5, CUDA, OURS, "tuning: fused_pipelined_chains2 with each thread's 28 items as 4 chains of 7 (80 registers, no spills, double included): a quarter of the dependent chain per pass, for 3 combines per thread per pass where 2 chains take 1", true}, TESSERA_BSCAN_ROW(fused_pipelined_chains4)},
     {{"batched_scan", "fused_pipelined_masked", 5, CUDA, OURS, "tuning: fused_pipelined (896 x 12, 3 row buffers) with one unpredicated copy of the item loops (the row-edge warps zero their padding and mask with selects instead of diverging from a constant-bound copy) and separate inclusive / exclusive copies (no per-item select)", true}, TESSERA_BSCAN_ROW(fused_pipelined_masked)},
     {{"batched_scan", "multi_tile", 6, CUDA, OURS, "rows of any length split into tiles spread over the grid: tile totals, per-row warp scan of the totals (forward carry, backward carry n*P + Q for forward_backward), then step 5's tile kernel with carries", true}, TESSERA_BSCAN_ROW(multi_tile)},
     {{"batched_scan", "multi_tile_occupancy", 6, CUDA, OURS, "step 6's three launches with step 5 fused_occupancy's per-accumulator occupancy target (more resident tiles per SM for the 8-byte accumulators)", true}, TESSERA_BSCAN_ROW(multi_tile_occupancy)},
