@@ -244,7 +244,8 @@ TEST_F(BatchedScanGpu, PipelinedWideRungsLeaveOnlyTheFinalRounding) {
     std::vector<long double> s;
     scan_test::reference(rows0.data() + r * len, len, ScanDirection::forward_backward, false, ref[r], s);
   }
-  for (const char* name : {"fused_pipelined_pair", "fused_pipelined_chains"}) {
+  for (const char* name : {"fused_pipelined_pair", "fused_pipelined_chains", "fused_pipelined_chains2",
+                           "fused_pipelined_chains4"}) {
     const ScanVariant* v = batched_scan_impl::find_variant(name);
     ASSERT_NE(v, nullptr) << name;
     for (Accum a : {Accum::f64, Accum::dfloat, Accum::kahan}) {
@@ -259,6 +260,39 @@ TEST_F(BatchedScanGpu, PipelinedWideRungsLeaveOnlyTheFinalRounding) {
       // Kahan: its compensation adds up to 2u per pass.
       EXPECT_LE(m, a == Accum::kahan ? 0x1.0p-21L : 0x1.0p-23L) << name << " " << to_string(a);
     }
+  }
+}
+
+// fused_pipelined_chains2 is fused_pipelined_chains with leaner tile traffic
+// and inclusive / exclusive copies: the same arithmetic, so the same bits,
+// and the same bytes left alone (the gaps between rows, the buffer's ends),
+// at every row alignment (in pitch len + 3, out pitch len + 1, out offset 1).
+TEST_F(BatchedScanGpu, Chains2IsBitwiseChains) {
+  const ScanVariant* a = batched_scan_impl::find_variant("fused_pipelined_chains");
+  const ScanVariant* b = batched_scan_impl::find_variant("fused_pipelined_chains2");
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  std::uint64_t seed = 7100;
+  for (std::size_t len : {std::size_t{1}, std::size_t{5}, std::size_t{4097}, TILE - 4, TILE - 3}) {
+    const std::size_t rows = 7, in_pitch = len + 3, out_pitch = len + 1, out_size = rows * out_pitch + 2;
+    const std::vector<float> rows0 = random_rows(rows, in_pitch, ++seed);
+    DeviceBuffer<float> din(rows0.size()), da(out_size), db(out_size);
+    upload(din.p, rows0);
+    device_sync();
+    for (ScanDirection d : scan_test::kDirections)
+      for (bool excl : {false, true})
+        for (Accum acc : scan_test::kAccums) {
+          const ScanSpec spec{d, acc, excl, rows, len, in_pitch, out_pitch, false};
+          ASSERT_TRUE(b->supports(spec));
+          SCOPED_TRACE(std::to_string(len) + " " + std::string(to_string(acc)) + (excl ? " excl" : " incl"));
+          TESSERA_CUDA(cudaMemset(da.p, 0x7f, out_size * sizeof(float)));
+          TESSERA_CUDA(cudaMemset(db.p, 0x7f, out_size * sizeof(float)));
+          a->run(ScanCall{spec, din.p, da.p + 1, nullptr, stream()});
+          b->run(ScanCall{spec, din.p, db.p + 1, nullptr, stream()});
+          TESSERA_CUDA(cudaStreamSynchronize(stream()));
+          const std::vector<float> ga = download(da.p, out_size), gb = download(db.p, out_size);
+          ASSERT_EQ(std::memcmp(ga.data(), gb.data(), out_size * sizeof(float)), 0);
+        }
   }
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "cuda/batched_scan/scan_chains.cuh"
+#include "cuda/batched_scan/tile_io_lean.cuh"
 #include "cuda/batched_scan/tile_kernel.cuh"
 
 namespace tessera::batched_scan_impl::gpu_detail {
@@ -44,6 +45,7 @@ struct WidePolicy {
   static constexpr int chains() { return 0; }
   static constexpr bool FAST = true;
   static constexpr bool EXCL_SPLIT = false;
+  static constexpr bool LEAN = false;
 };
 struct PairPolicy {
   static constexpr int BLOCK = TilePolicy::BLOCK;
@@ -54,6 +56,7 @@ struct PairPolicy {
   static constexpr int chains() { return 0; }
   static constexpr bool FAST = false;
   static constexpr bool EXCL_SPLIT = false;
+  static constexpr bool LEAN = false;
 };
 struct ChainPolicy {
   static constexpr int BLOCK = TilePolicy::BLOCK;
@@ -64,6 +67,7 @@ struct ChainPolicy {
   static constexpr int chains() { return 2; }  // 28 % 2 == 0
   static constexpr bool FAST = false;  // unused: scan_tile_chains has one loop form
   static constexpr bool EXCL_SPLIT = false;  // the 8-byte states' code is large already
+  static constexpr bool LEAN = false;
 };
 // - WideMasked: Wide's cut, occupancy and 3 stages (the float pick) through
 //   scan_chains.cuh with one chain: no FAST copy of the loops for the row's
@@ -77,6 +81,27 @@ struct WideMaskedPolicy {
   static constexpr int chains() { return 1; }
   static constexpr bool FAST = false;  // unused
   static constexpr bool EXCL_SPLIT = true;
+  static constexpr bool LEAN = false;
+};
+// - LeanChain<K>: Chains with separate inclusive / exclusive copies
+//   (EXCL_SPLIT: no per-item select of a state, 2 SEL per item per pass for
+//   the 8-byte states) and LEAN tile traffic: tile_io_lean.cuh's 32-bit,
+//   unrolled float4 loops, the span in ints, and no 64-bit division for the
+//   row of a tile (rows of one tile). K = 2: Chains' association (bitwise
+//   its outputs); K = 4: chains of 7 (ptxas, sm_90: 80 registers, no spills
+//   for every accumulator, double included, where Chains' 4 chains of double
+//   spilled: the lean span frees the registers).
+template <int K>
+struct LeanChainPolicy {
+  static constexpr int BLOCK = ChainPolicy::BLOCK;
+  static constexpr int ITEMS = ChainPolicy::ITEMS;
+  template <class R>
+  static constexpr int min_blocks() { return 2; }
+  template <class R>
+  static constexpr int chains() { return K; }
+  static constexpr bool FAST = false;  // unused
+  static constexpr bool EXCL_SPLIT = true;
+  static constexpr bool LEAN = true;
 };
 constexpr std::size_t SLOTS = TilePolicy::TILE + 4;
 static_assert(SLOTS % 4 == 0, "every stage buffer starts 16-byte aligned");
@@ -84,11 +109,12 @@ template <class P>
 constexpr bool valid_policy = P::BLOCK * P::ITEMS == static_cast<int>(TilePolicy::TILE) && P::ITEMS % 8 == 4 &&
                               P::BLOCK % 32 == 0 && P::BLOCK * P::template min_blocks<DFloatSum>() <= 2048;
 static_assert(valid_policy<WidePolicy> && valid_policy<PairPolicy> && valid_policy<ChainPolicy> &&
-                  valid_policy<WideMaskedPolicy>,
+                  valid_policy<WideMaskedPolicy> && valid_policy<LeanChainPolicy<2>> &&
+                  valid_policy<LeanChainPolicy<4>>,
               "the fused tile, conflict-free, fits an SM");
 static_assert(ChainPolicy::ITEMS % ChainPolicy::chains<PlainSum<float, double>>() == 0 &&
-                  ChainPolicy::ITEMS % ChainPolicy::chains<DFloatSum>() == 0,
-              "Chains: whole chains per thread");
+                  ChainPolicy::ITEMS % ChainPolicy::chains<DFloatSum>() == 0 && ChainPolicy::ITEMS % 4 == 0,
+              "Chains, LeanChain<2>, LeanChain<4>: whole chains per thread");
 static_assert(3 * SLOTS * sizeof(float) <= 227 * 1024, "Wide: 3 stages fit one SM's shared memory");
 static_assert(2 * 2 * SLOTS * sizeof(float) <= 227 * 1024, "Pair: 2 blocks x 2 stages fit one SM");
 
@@ -96,14 +122,20 @@ static_assert(2 * 2 * SLOTS * sizeof(float) <= 227 * 1024, "Pair: 2 blocks x 2 s
 // `buf` (all threads) when the tile exists; always commits one group, so
 // that the group count per iteration is fixed and cp.async.wait_group's
 // constant is right.
-template <int BLOCK>
+// LEAN (rows of one tile, T == 1: tile t is row t, no division):
+// tile_io_lean.cuh's load with the span in ints.
+template <int BLOCK, int ITEMS = 0, bool LEAN = false>
 __device__ __forceinline__ void prefetch_tile(float* buf, const float* in, std::size_t in_pitch, std::size_t t,
                                               std::size_t tiles, std::size_t T, long long len) {
   if (t < tiles) {
-    const std::size_t row = t / T;
+    const std::size_t row = LEAN ? t : t / T;
     const float* x_row = in + row * in_pitch;
-    const TileSpan s = tile_span(x_row, static_cast<long long>(t - row * T), len);
-    tile_load_async<BLOCK>(buf, x_row, s.e0, s.lo, s.hi);
+    const TileSpan s = tile_span(x_row, LEAN ? 0 : static_cast<long long>(t - row * T), len);
+    if constexpr (LEAN)
+      tile_load_async_lean<BLOCK, ITEMS>(buf, x_row, static_cast<int>(s.e0), static_cast<int>(s.lo),
+                                         static_cast<int>(s.hi));
+    else
+      tile_load_async<BLOCK>(buf, x_row, s.e0, s.lo, s.hi);
   }
   __pipeline_commit();
 }
@@ -148,6 +180,7 @@ __global__ __launch_bounds__(P::BLOCK, P::template min_blocks<R>()) void batched
     const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch, std::size_t rows, std::size_t len,
     std::size_t tiles_per_row, ScanDirection dir, bool exclusive, const typename R::acc_t* carries) {
   static_assert(STAGES >= 2, "at least one row in flight while one is scanned");
+  static_assert(!(P::LEAN && CARRY), "LEAN: rows of one tile (launch_pipelined checks T == 1)");
   constexpr int BLOCK = P::BLOCK, ITEMS = P::ITEMS;
   using acc_t = typename R::acc_t;
   extern __shared__ __align__(16) float stage_buf[];  // STAGES x SLOTS floats
@@ -159,24 +192,28 @@ __global__ __launch_bounds__(P::BLOCK, P::template min_blocks<R>()) void batched
   const std::size_t first = blockIdx.x;
 #pragma unroll
   for (int k = 0; k < STAGES - 1; ++k)
-    prefetch_tile<BLOCK>(stage_buf + k * SLOTS, in, in_pitch, first + k * stride, tiles, T, n);
+    prefetch_tile<BLOCK, ITEMS, P::LEAN>(stage_buf + k * SLOTS, in, in_pitch, first + k * stride, tiles, T, n);
   int stage = 0;
   for (std::size_t t = first; t < tiles; t += stride) {
     __pipeline_wait_prior(STAGES - 2);  // this thread's copies of tile t have landed
     __syncthreads();                    // everyone's have; t - stride is fully stored
     const int ahead_stage = (stage + STAGES - 1) % STAGES;
-    prefetch_tile<BLOCK>(stage_buf + ahead_stage * SLOTS, in, in_pitch,
+    prefetch_tile<BLOCK, ITEMS, P::LEAN>(stage_buf + ahead_stage * SLOTS, in, in_pitch,
                          t + static_cast<std::size_t>(STAGES - 1) * stride, tiles, T, n);
     float* buf = stage_buf + stage * SLOTS;
-    const std::size_t row = t / T;
+    const std::size_t row = P::LEAN ? t : t / T;
     const float* x_row = in + row * in_pitch;
     float* y_row = out + row * out_pitch;
-    const TileSpan s = tile_span(x_row, static_cast<long long>(t - row * T), n);
+    const TileSpan s64 = tile_span(x_row, P::LEAN ? 0 : static_cast<long long>(t - row * T), n);
+    // LEAN: a one-tile row's span in ints (e0 in [-3, 0], lo, hi in [0, len]):
+    // fewer registers live across the scan.
+    using span_t = std::conditional_t<P::LEAN, int, long long>;
+    const span_t e0 = static_cast<span_t>(s64.e0), lo = static_cast<span_t>(s64.lo), hi = static_cast<span_t>(s64.hi);
     float x[ITEMS];
     read_items<ITEMS>(buf, x);
-    const long long first_item = s.e0 + static_cast<long long>(threadIdx.x) * ITEMS;
-    const int jlo = clamp_items(s.lo - first_item, ITEMS);
-    const int jhi = clamp_items(s.hi - first_item, ITEMS);
+    const span_t first_item = e0 + static_cast<span_t>(threadIdx.x) * ITEMS;
+    const int jlo = clamp_items(lo - first_item, ITEMS);
+    const int jhi = clamp_items(hi - first_item, ITEMS);
     float y[ITEMS];
     constexpr int K = P::template chains<R>();
     if constexpr (K > 0 && P::EXCL_SPLIT) {
@@ -194,13 +231,14 @@ __global__ __launch_bounds__(P::BLOCK, P::template min_blocks<R>()) void batched
       scan_tile<R, ITEMS, BLOCK, P::FAST>(x, y, jlo, jhi, dir, exclusive, scratch[0],
                                           TileCarry<R, CARRY, 0>{carries, t}, TileCarry<R, CARRY, 1>{carries, t},
                                           scratch[1]);
-    const int c = output_shift(y_row, s.e0);
+    const int c = output_shift(y_row, e0);
     if (DIRECT && c == 0) {
       store_items_direct<ITEMS>(y_row, first_item, jlo, jhi, y);
     } else {
       write_items<ITEMS>(buf, y, c);  // buf was read before the scan's barriers
       __syncthreads();                // staged outputs visible
-      tile_store<BLOCK, true>(buf, y_row, s.e0, c, s.lo, s.hi);
+      if constexpr (P::LEAN) tile_store_lean<BLOCK, ITEMS>(buf, y_row, e0, c, lo, hi);
+      else tile_store<BLOCK, true>(buf, y_row, e0, c, lo, hi);
     }
     stage = stage + 1 == STAGES ? 0 : stage + 1;
   }
@@ -215,6 +253,7 @@ template <class R, class P, int STAGES, bool DIRECT, bool CARRY>
 void launch_pipelined(const ScanCall& call, std::size_t T, const typename R::acc_t* carries, const char* name) {
   static std::atomic<int> occupancy{0};
   const ScanSpec& s = call.spec;
+  if (P::LEAN && T != 1) throw Error(std::string("batched_scan: ") + name + " takes rows of one tile only");
   auto kernel = batched_scan_pipelined_kernel<R, P, STAGES, DIRECT, CARRY>;
   const std::size_t smem = static_cast<std::size_t>(STAGES) * SLOTS * sizeof(float);
   const int per_sm = prepare_kernel(kernel, P::BLOCK, smem, occupancy);
