@@ -36,52 +36,47 @@ namespace tessera::batched_scan_impl::gpu_detail {
 //   accumulator (ptxas, sm_90: 80 registers, no spills, double included: the
 //   chains keep fewer states live than Pair's double, 140 registers, one
 //   block). Double with 4 chains of 7 spills 72 bytes at 80 registers.
-struct WidePolicy {
-  static constexpr int BLOCK = 896;
-  static constexpr int ITEMS = 12;
-  template <class R>
-  static constexpr int min_blocks() { return 1; }
-  template <class R>
-  static constexpr int chains() { return 0; }
-  static constexpr bool FAST = true;
-  static constexpr bool EXCL_SPLIT = false;
-  static constexpr bool LEAN = false;
-};
-struct PairPolicy {
-  static constexpr int BLOCK = TilePolicy::BLOCK;
-  static constexpr int ITEMS = TilePolicy::ITEMS;
-  template <class R>
-  static constexpr int min_blocks() { return occupancy_blocks<R>() < 2 ? occupancy_blocks<R>() : 2; }
+// What a policy leaves out: one chain form (scan_tile), the per-item
+// inclusive/exclusive select, the 64-bit tile I/O.
+struct PipelinedDefaults {
   template <class R>
   static constexpr int chains() { return 0; }
   static constexpr bool FAST = false;
   static constexpr bool EXCL_SPLIT = false;
   static constexpr bool LEAN = false;
 };
-struct ChainPolicy {
+struct WidePolicy : PipelinedDefaults {
+  static constexpr int BLOCK = 896;
+  static constexpr int ITEMS = 12;
+  template <class R>
+  static constexpr int min_blocks() { return 1; }
+  static constexpr bool FAST = true;
+};
+struct PairPolicy : PipelinedDefaults {
+  static constexpr int BLOCK = TilePolicy::BLOCK;
+  static constexpr int ITEMS = TilePolicy::ITEMS;
+  template <class R>
+  static constexpr int min_blocks() { return occupancy_blocks<R>() < 2 ? occupancy_blocks<R>() : 2; }
+};
+struct ChainPolicy : PipelinedDefaults {  // (EXCL_SPLIT off: the 8-byte states' code is large already)
   static constexpr int BLOCK = TilePolicy::BLOCK;
   static constexpr int ITEMS = TilePolicy::ITEMS;
   template <class R>
   static constexpr int min_blocks() { return 2; }
   template <class R>
   static constexpr int chains() { return 2; }  // 28 % 2 == 0
-  static constexpr bool FAST = false;  // unused: scan_tile_chains has one loop form
-  static constexpr bool EXCL_SPLIT = false;  // the 8-byte states' code is large already
-  static constexpr bool LEAN = false;
 };
 // - WideMasked: Wide's cut, occupancy and 3 stages (the float pick) through
 //   scan_chains.cuh with one chain: no FAST copy of the loops for the row's
 //   tail warp to diverge from, and no per-item inclusive/exclusive select.
-struct WideMaskedPolicy {
+struct WideMaskedPolicy : PipelinedDefaults {
   static constexpr int BLOCK = WidePolicy::BLOCK;
   static constexpr int ITEMS = WidePolicy::ITEMS;
   template <class R>
   static constexpr int min_blocks() { return 1; }
   template <class R>
   static constexpr int chains() { return 1; }
-  static constexpr bool FAST = false;  // unused
   static constexpr bool EXCL_SPLIT = true;
-  static constexpr bool LEAN = false;
 };
 // - LeanChain<K>: Chains with separate inclusive / exclusive copies
 //   (EXCL_SPLIT: no per-item select of a state, 2 SEL per item per pass for
@@ -92,14 +87,13 @@ struct WideMaskedPolicy {
 //   for every accumulator, double included, where Chains' 4 chains of double
 //   spilled: the lean span frees the registers).
 template <int K>
-struct LeanChainPolicy {
+struct LeanChainPolicy : PipelinedDefaults {
   static constexpr int BLOCK = ChainPolicy::BLOCK;
   static constexpr int ITEMS = ChainPolicy::ITEMS;
   template <class R>
   static constexpr int min_blocks() { return 2; }
   template <class R>
   static constexpr int chains() { return K; }
-  static constexpr bool FAST = false;  // unused
   static constexpr bool EXCL_SPLIT = true;
   static constexpr bool LEAN = true;
 };

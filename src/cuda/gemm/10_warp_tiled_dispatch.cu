@@ -94,26 +94,8 @@ const WarpTiledConfig& choose_warp_tiled(const GemmSpec& s) {
   return *best;
 }
 
-// Stream-K tail (warp_tiled_128x128x16_sk): where the model picks
-// 128x128x16_sp and the stream-K plan of that configuration splits tiles
-// (its busiest-slot model: a partial last wave, enough slabs per tile), run
-// the stream-K form instead. Off until the H100 bench has measured it
-// against _ic at 4096^3 and 8192^3 (docs/gemm.md "Results"): flip to true
-// then.
-constexpr bool DISPATCH_STREAM_K = false;
-
-bool dispatch_stream_k(const GemmSpec& s) {
-  if (!DISPATCH_STREAM_K || s.op != GemmOp::ab || s.m == 0 || s.n == 0) return false;
-  return choose_warp_tiled(s).name == "128x128x16_sp" && warp_tiled_128x128x16_sk_split(s).sk_blocks > 0;
-}
-
-std::size_t warp_tiled_workspace(const GemmSpec& s) {
-  return dispatch_stream_k(s) ? warp_tiled_128x128x16_sk_workspace(s) : 0;
-}
-
 void run_warp_tiled(const GemmCall& call) {
   if (call.spec.m == 0 || call.spec.n == 0) return;
-  if (dispatch_stream_k(call.spec)) return run_warp_tiled_128x128x16_sk(call);
   choose_warp_tiled(call.spec).kernels.run_ab(call);
 }
 

@@ -51,7 +51,7 @@ TESSERA_DECLARE_WARP_TILED(128x128x16_sp)  // 10_warp_tiled_128x128x16_sp.cu
 TESSERA_DECLARE_WARP_TILED(128x128x32_sp)  // 10_warp_tiled_128x128x32_sp.cu
 TESSERA_DECLARE_WARP_TILED(128x64x16_sp)   // 10_warp_tiled_128x64x16_sp.cu
 #undef TESSERA_DECLARE_WARP_TILED
-// 128x128x16_ic with the stream-K tail (10_warp_tiled_128x128x16_sk.cu): its
+// 128x128x16_sp with the stream-K tail (10_warp_tiled_128x128x16_sk.cu): its
 // workspace holds the partial tiles and arrival counters of the split.
 void run_warp_tiled_128x128x16_sk(const GemmCall& call);
 std::size_t warp_tiled_128x128x16_sk_workspace(const GemmSpec& spec);
@@ -72,7 +72,6 @@ std::span<const WarpTiledConfig> warp_tiled_configs();
 // The configuration the dispatcher picks for `spec` on the current device.
 const WarpTiledConfig& choose_warp_tiled(const GemmSpec& spec);
 void run_warp_tiled(const GemmCall& call);  // the dispatcher (A*B)
-std::size_t warp_tiled_workspace(const GemmSpec& spec);  // its workspace (the stream-K form's, when it picks it)
 
 // C = A*A^T ladder (steps 12-15).
 void run_aat_naive(const GemmCall& call);           // 12_aat_naive.cu
