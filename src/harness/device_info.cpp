@@ -31,13 +31,19 @@ fs::path cache_dir() {
   return fs::temp_directory_path() / "tessera-cache";
 }
 
-// Cached ceilings are keyed by GPU UUID and must name the same device.
+// The way the ceilings are timed; a cache written another way is re-measured.
+// 2: runs enqueued behind a StreamBlocker (host enqueue time not counted).
+constexpr int CEILING_METHOD = 2;
+
+// Cached ceilings are keyed by GPU UUID and must name the same device and
+// method.
 bool read_cache(DeviceInfo& info) {
   std::ifstream in(cache_dir() / fmt::format("device-{}.json", info.uuid));
   if (!in) return false;
   try {
     const auto j = nlohmann::json::parse(in);
     if (j.at("name").get<std::string>() != info.name) return false;
+    if (j.value("method", 0) != CEILING_METHOD) return false;
     info.copy_gbps = j.at("copy_gbps").get<double>();
     info.fp32_gflops = j.at("fp32_gflops").get<double>();
     return info.copy_gbps > 0 && info.fp32_gflops > 0;
@@ -56,7 +62,7 @@ void write_cache(const DeviceInfo& info) {
     std::ofstream out(tmp);
     if (!out) return;
     out << nlohmann::json{{"name", info.name}, {"uuid", info.uuid}, {"copy_gbps", info.copy_gbps},
-                          {"fp32_gflops", info.fp32_gflops}}
+                          {"fp32_gflops", info.fp32_gflops}, {"method", CEILING_METHOD}}
                .dump(2);
   }
   fs::rename(tmp, final_path, ec);

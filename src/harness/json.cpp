@@ -44,6 +44,7 @@ nlohmann::json result_json(const BenchResult& r) {
     j["min_ms"] = r.min_ms;
     j["reps"] = r.reps;
     j["graph"] = r.graph;
+    j["held"] = r.held;
     j["gbps"] = r.gbps;
     j["gflops"] = r.gflops;
     j["pct_ceiling"] = opt_json(r.pct_ceiling);

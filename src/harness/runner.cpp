@@ -254,6 +254,7 @@ Report run_bench(const Selector& sel, const RunOptions& opt, const DeviceInfo& d
             r.min_ms = t.min_ms;
             r.reps = t.reps;
             r.graph = t.graph;
+            r.held = t.held;
             const double sec = t.median_ms * 1e-3;
             r.gbps = cost.bytes / sec / 1e9;
             r.gflops = cost.flops / sec / 1e9;

@@ -33,6 +33,7 @@ struct BenchResult {
   double time_ms = 0, min_ms = 0;
   int reps = 0;
   bool graph = false;
+  bool held = false;  // Timing::held
   double gbps = 0, gflops = 0;
   std::optional<double> pct_ceiling, vs_vendor, vs_naive;
 };

@@ -7,6 +7,7 @@
 #if TESSERA_HAVE_CUDA
 #include <cuda_runtime_api.h>
 
+#include "harness/stream_blocker.hpp"
 #include "tessera/core/cuda_check.hpp"
 #endif
 
@@ -14,8 +15,9 @@ namespace tessera::harness {
 
 namespace {
 
-Timing summarize(std::vector<double> ms, bool graph) {
+Timing summarize(std::vector<double> ms, bool graph, bool held) {
   Timing t;
+  t.held = held;
   t.reps = static_cast<int>(ms.size());
   t.graph = graph;
   std::sort(ms.begin(), ms.end());
@@ -40,19 +42,43 @@ class Events {
     (void)cudaEventDestroy(start_);
     (void)cudaEventDestroy(stop_);
   }
+  // Milliseconds between the events around f's work. The stream is held
+  // (StreamBlocker) while f enqueues, so the host's enqueue time is not
+  // counted; if f waited on the GPU while enqueuing, the hold timed out, that
+  // sample is dropped and this and every later sample are taken unheld.
   template <class F>
   double time(cudaStream_t s, F&& f) {
-    TESSERA_CUDA(cudaEventRecord(start_, s));
-    f();
-    TESSERA_CUDA(cudaEventRecord(stop_, s));
+    if (holding_) {
+      blocker_.hold(s);
+      const double ms = record(s, f, true);
+      if (!blocker_.timed_out()) return ms;
+      holding_ = false;
+    }
+    return record(s, f, false);
+  }
+  bool held() const { return holding_; }
+
+ private:
+  template <class F>
+  double record(cudaStream_t s, F& f, bool release) {
+    try {
+      TESSERA_CUDA(cudaEventRecord(start_, s));
+      f();
+      TESSERA_CUDA(cudaEventRecord(stop_, s));
+    } catch (...) {
+      if (release) blocker_.release();  // never leave the stream held past a failed run
+      throw;
+    }
+    if (release) blocker_.release();
     TESSERA_CUDA(cudaEventSynchronize(stop_));
     float ms = 0;
     TESSERA_CUDA(cudaEventElapsedTime(&ms, start_, stop_));
     return ms;
   }
 
- private:
   cudaEvent_t start_{}, stop_{};
+  StreamBlocker blocker_;
+  bool holding_ = blocker_.usable();
 };
 
 // Captures `k` runs into a graph; nullptr if the work cannot be captured.
@@ -93,13 +119,13 @@ Timing time_gpu(const std::function<void(stream_t)>& run, stream_t stream, const
       const int reps = reps_for(one * k, opt);
       for (int i = 0; i < reps; ++i) ms.push_back(ev.time(stream, [&] { TESSERA_CUDA(cudaGraphLaunch(exec, stream)); }) / k);
       (void)cudaGraphExecDestroy(exec);
-      return summarize(std::move(ms), true);
+      return summarize(std::move(ms), true, ev.held());
     }
   }
   std::vector<double> ms;
   const int reps = reps_for(one, opt);
   for (int i = 0; i < reps; ++i) ms.push_back(ev.time(stream, [&] { run(stream); }));
-  return summarize(std::move(ms), false);
+  return summarize(std::move(ms), false, ev.held());
 #else
   (void)run;
   (void)stream;
@@ -120,7 +146,7 @@ Timing time_cpu(const std::function<void()>& run, const TimingOptions& opt) {
   if (opt.warmup == 0) ms.push_back(one = once());
   const int reps = reps_for(one, opt);
   while (static_cast<int>(ms.size()) < reps) ms.push_back(once());
-  return summarize(std::move(ms), false);
+  return summarize(std::move(ms), false, false);
 }
 
 }  // namespace tessera::harness

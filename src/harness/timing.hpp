@@ -1,7 +1,8 @@
 // Timing. GPU: CUDA events on the stream, warm-up, then the median of many
-// repetitions; runs shorter than SHORT_RUN_MS are captured K times into a CUDA
-// graph and the graph's replays are timed (launch gaps would otherwise
-// dominate). CPU: steady_clock around synchronous runs, median.
+// repetitions, each enqueued behind a StreamBlocker so that the host's time to
+// enqueue the work is not counted (stream_blocker.hpp); runs shorter than
+// SHORT_RUN_MS are captured K times into a CUDA graph and the graph's replays
+// are timed (launch gaps would otherwise dominate). CPU: steady_clock around synchronous runs, median.
 #pragma once
 
 #include <functional>
@@ -22,6 +23,7 @@ struct Timing {
   double min_ms = 0;
   int reps = 0;
   bool graph = false;  // timed through CUDA graph replays
+  bool held = false;   // the stream was held while the work was enqueued (StreamBlocker)
 };
 
 // Launches shorter than this are timed through a CUDA graph.

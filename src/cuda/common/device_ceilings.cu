@@ -7,23 +7,29 @@
 
 #include "cuda/common/launch.cuh"
 #include "harness/device_info.hpp"
+#include "harness/stream_blocker.hpp"
 #include "tessera/core/buffer.hpp"
 
 namespace tessera::harness {
 
 namespace {
 
-// Median of `reps` event-timed runs of f(stream), in milliseconds.
+// Median of `reps` event-timed runs of f(stream), in milliseconds, each
+// enqueued behind a StreamBlocker as the bench's runs are (timing.cpp): the
+// ceilings and the rows measured against them count the same thing.
 template <class F>
 double median_ms(int reps, cudaStream_t stream, F&& f) {
   cudaEvent_t start, stop;
   TESSERA_CUDA(cudaEventCreate(&start));
   TESSERA_CUDA(cudaEventCreate(&stop));
+  StreamBlocker blocker;
   std::vector<float> ms;
   for (int i = 0; i < reps + 2; ++i) {  // the first two are warm-up
+    if (blocker.usable()) blocker.hold(stream);
     TESSERA_CUDA(cudaEventRecord(start, stream));
     f(stream);
     TESSERA_CUDA(cudaEventRecord(stop, stream));
+    if (blocker.usable()) blocker.release();
     TESSERA_CUDA(cudaEventSynchronize(stop));
     float t = 0;
     TESSERA_CUDA(cudaEventElapsedTime(&t, start, stop));
