@@ -245,7 +245,7 @@ TEST_F(BatchedScanGpu, PipelinedWideRungsLeaveOnlyTheFinalRounding) {
     scan_test::reference(rows0.data() + r * len, len, ScanDirection::forward_backward, false, ref[r], s);
   }
   for (const char* name : {"fused_pipelined_pair", "fused_pipelined_chains", "fused_pipelined_chains2",
-                           "fused_pipelined_chains4"}) {
+                           "fused_pipelined_chains4", "fused_pipelined_lazy", "fused_pipelined_lazy_bulk"}) {
     const ScanVariant* v = batched_scan_impl::find_variant(name);
     ASSERT_NE(v, nullptr) << name;
     for (Accum a : {Accum::f64, Accum::dfloat, Accum::kahan}) {
@@ -263,13 +263,13 @@ TEST_F(BatchedScanGpu, PipelinedWideRungsLeaveOnlyTheFinalRounding) {
   }
 }
 
-// fused_pipelined_chains2 is fused_pipelined_chains with leaner tile traffic
-// and inclusive / exclusive copies: the same arithmetic, so the same bits,
-// and the same bytes left alone (the gaps between rows, the buffer's ends),
-// at every row alignment (in pitch len + 3, out pitch len + 1, out offset 1).
-TEST_F(BatchedScanGpu, Chains2IsBitwiseChains) {
-  const ScanVariant* a = batched_scan_impl::find_variant("fused_pipelined_chains");
-  const ScanVariant* b = batched_scan_impl::find_variant("fused_pipelined_chains2");
+// Two rungs that must give the same bits for the accumulators `accums`, and
+// leave the same bytes alone (the gaps between rows, the buffer's ends), at
+// every row alignment (in pitch len + 3, out pitch len + 1, out offset 1).
+void expect_bitwise_same(const char* name_a, const char* name_b, std::initializer_list<Accum> accums,
+                         cudaStream_t stream) {
+  const ScanVariant* a = batched_scan_impl::find_variant(name_a);
+  const ScanVariant* b = batched_scan_impl::find_variant(name_b);
   ASSERT_NE(a, nullptr);
   ASSERT_NE(b, nullptr);
   std::uint64_t seed = 7100;
@@ -281,19 +281,41 @@ TEST_F(BatchedScanGpu, Chains2IsBitwiseChains) {
     device_sync();
     for (ScanDirection d : scan_test::kDirections)
       for (bool excl : {false, true})
-        for (Accum acc : scan_test::kAccums) {
+        for (Accum acc : accums) {
           const ScanSpec spec{d, acc, excl, rows, len, in_pitch, out_pitch, false};
           ASSERT_TRUE(b->supports(spec));
           SCOPED_TRACE(std::to_string(len) + " " + std::string(to_string(acc)) + (excl ? " excl" : " incl"));
           TESSERA_CUDA(cudaMemset(da.p, 0x7f, out_size * sizeof(float)));
           TESSERA_CUDA(cudaMemset(db.p, 0x7f, out_size * sizeof(float)));
-          a->run(ScanCall{spec, din.p, da.p + 1, nullptr, stream()});
-          b->run(ScanCall{spec, din.p, db.p + 1, nullptr, stream()});
-          TESSERA_CUDA(cudaStreamSynchronize(stream()));
+          a->run(ScanCall{spec, din.p, da.p + 1, nullptr, stream});
+          b->run(ScanCall{spec, din.p, db.p + 1, nullptr, stream});
+          TESSERA_CUDA(cudaStreamSynchronize(stream));
           const std::vector<float> ga = download(da.p, out_size), gb = download(db.p, out_size);
           ASSERT_EQ(std::memcmp(ga.data(), gb.data(), out_size * sizeof(float)), 0);
         }
   }
+}
+
+// fused_pipelined_chains2 is fused_pipelined_chains with leaner tile traffic
+// and inclusive / exclusive copies: the same arithmetic, so the same bits.
+TEST_F(BatchedScanGpu, Chains2IsBitwiseChains) {
+  expect_bitwise_same("fused_pipelined_chains", "fused_pipelined_chains2",
+                      {Accum::native, Accum::f64, Accum::kahan, Accum::dfloat}, stream());
+}
+
+// fused_pipelined_lazy changes only the double-float and Kahan sums: float
+// and double are fused_pipelined_chains2's bits.
+TEST_F(BatchedScanGpu, LazyIsBitwiseChains2ForFloatAndDouble) {
+  expect_bitwise_same("fused_pipelined_chains2", "fused_pipelined_lazy", {Accum::native, Accum::f64}, stream());
+}
+
+// The bulk copies move the same bytes: bitwise the rungs they speed up, and
+// nothing outside the rows written, at every alignment.
+TEST_F(BatchedScanGpu, BulkCopiesAreBitwiseTheirRungs) {
+  expect_bitwise_same("fused_pipelined", "fused_pipelined_bulk",
+                      {Accum::native, Accum::f64, Accum::kahan, Accum::dfloat}, stream());
+  expect_bitwise_same("fused_pipelined_lazy", "fused_pipelined_lazy_bulk",
+                      {Accum::native, Accum::f64, Accum::kahan, Accum::dfloat}, stream());
 }
 
 // The public call with no variant picks by length and runs on device memory.

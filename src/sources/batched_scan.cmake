@@ -18,6 +18,8 @@ list(APPEND TESSERA_CUDA_SOURCES
   cuda/batched_scan/05_fused_pipelined.cu
   cuda/batched_scan/05_fused_pipelined_chains.cu
   cuda/batched_scan/05_fused_pipelined_chains2.cu
+  cuda/batched_scan/05_fused_pipelined_lazy.cu
+  cuda/batched_scan/05_fused_pipelined_bulk.cu
   cuda/batched_scan/05_fused_pipelined_masked.cu
   cuda/batched_scan/06_multi_tile.cu
   cuda/batched_scan/07_short_rows.cu

@@ -5,7 +5,9 @@
 // current one (05_fused_pipelined.cu explains the why and the budget).
 #pragma once
 
+#include "cuda/batched_scan/lazy_sums.cuh"
 #include "cuda/batched_scan/scan_chains.cuh"
+#include "cuda/batched_scan/tile_io_bulk.cuh"
 #include "cuda/batched_scan/tile_io_lean.cuh"
 #include "cuda/batched_scan/tile_kernel.cuh"
 
@@ -44,6 +46,9 @@ struct PipelinedDefaults {
   static constexpr bool FAST = false;
   static constexpr bool EXCL_SPLIT = false;
   static constexpr bool LEAN = false;
+  static constexpr bool BULK = false;  // tile_io_bulk.cuh (rows of one tile, sm_90+)
+  template <class R>
+  using arith = R;  // the reducer the kernel runs for accumulator R
 };
 struct WidePolicy : PipelinedDefaults {
   static constexpr int BLOCK = 896;
@@ -97,6 +102,26 @@ struct LeanChainPolicy : PipelinedDefaults {
   static constexpr bool EXCL_SPLIT = true;
   static constexpr bool LEAN = true;
 };
+// - LazyChain: LeanChain<4> running the double-float and Kahan sums without
+//   their renormalisation (lazy_sums.cuh): of double-float's ~48 additions
+//   per sample ~13 gone, of Kahan's ~40 ~8; float and double run
+//   LeanChain<4>'s code.
+template <int K>
+struct LazyChainPolicy : LeanChainPolicy<K> {
+  template <class R>
+  using arith = typename LazyOf<R>::type;
+};
+// - BulkLazy: LazyChain<K> moving each row's aligned body with one bulk copy
+//   each way (tile_io_bulk.cuh) instead of every thread's float4 loop.
+template <int K>
+struct BulkLazyPolicy : LazyChainPolicy<K> {
+  static constexpr bool BULK = true;
+};
+// - WideBulk: Wide (896 x 12, one block per SM, 3 stages) with bulk tile
+//   traffic (fused_pipelined_bulk).
+struct WideBulkPolicy : WidePolicy {
+  static constexpr bool BULK = true;
+};
 constexpr std::size_t SLOTS = TilePolicy::TILE + 4;
 static_assert(SLOTS % 4 == 0, "every stage buffer starts 16-byte aligned");
 template <class P>
@@ -104,7 +129,7 @@ constexpr bool valid_policy = P::BLOCK * P::ITEMS == static_cast<int>(TilePolicy
                               P::BLOCK % 32 == 0 && P::BLOCK * P::template min_blocks<DFloatSum>() <= 2048;
 static_assert(valid_policy<WidePolicy> && valid_policy<PairPolicy> && valid_policy<ChainPolicy> &&
                   valid_policy<WideMaskedPolicy> && valid_policy<LeanChainPolicy<2>> &&
-                  valid_policy<LeanChainPolicy<4>>,
+                  valid_policy<LeanChainPolicy<4>> && valid_policy<LazyChainPolicy<4>>,
               "the fused tile, conflict-free, fits an SM");
 static_assert(ChainPolicy::ITEMS % ChainPolicy::chains<PlainSum<float, double>>() == 0 &&
                   ChainPolicy::ITEMS % ChainPolicy::chains<DFloatSum>() == 0 && ChainPolicy::ITEMS % 4 == 0,
@@ -117,14 +142,21 @@ static_assert(2 * 2 * SLOTS * sizeof(float) <= 227 * 1024, "Pair: 2 blocks x 2 s
 // that the group count per iteration is fixed and cp.async.wait_group's
 // constant is right.
 // LEAN (rows of one tile, T == 1: tile t is row t, no division):
-// tile_io_lean.cuh's load with the span in ints.
-template <int BLOCK, int ITEMS = 0, bool LEAN = false>
+// tile_io_lean.cuh's load with the span in ints. BULK (rows of one tile
+// too): the body as one bulk copy completing on `bar`.
+template <int BLOCK, int ITEMS = 0, bool LEAN = false, bool BULK = false>
 __device__ __forceinline__ void prefetch_tile(float* buf, const float* in, std::size_t in_pitch, std::size_t t,
-                                              std::size_t tiles, std::size_t T, long long len) {
+                                              std::size_t tiles, std::size_t T, long long len,
+                                              [[maybe_unused]] std::uint64_t* bar = nullptr) {
   if (t < tiles) {
-    const std::size_t row = LEAN ? t : t / T;
+    const std::size_t row = LEAN || BULK ? t : t / T;
     const float* x_row = in + row * in_pitch;
-    const TileSpan s = tile_span(x_row, LEAN ? 0 : static_cast<long long>(t - row * T), len);
+    const TileSpan s = tile_span(x_row, LEAN || BULK ? 0 : static_cast<long long>(t - row * T), len);
+#if TESSERA_BULK_COPY
+    if constexpr (BULK)
+      tile_load_bulk<BLOCK>(buf, x_row, static_cast<int>(s.e0), static_cast<int>(s.lo), static_cast<int>(s.hi), bar);
+    else
+#endif
     if constexpr (LEAN)
       tile_load_async_lean<BLOCK, ITEMS>(buf, x_row, static_cast<int>(s.e0), static_cast<int>(s.lo),
                                          static_cast<int>(s.hi));
@@ -174,11 +206,23 @@ __global__ __launch_bounds__(P::BLOCK, P::template min_blocks<R>()) void batched
     const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch, std::size_t rows, std::size_t len,
     std::size_t tiles_per_row, ScanDirection dir, bool exclusive, const typename R::acc_t* carries) {
   static_assert(STAGES >= 2, "at least one row in flight while one is scanned");
-  static_assert(!(P::LEAN && CARRY), "LEAN: rows of one tile (launch_pipelined checks T == 1)");
+  static_assert(!((P::LEAN || P::BULK) && CARRY), "LEAN, BULK: rows of one tile (launch_pipelined checks T == 1)");
   constexpr int BLOCK = P::BLOCK, ITEMS = P::ITEMS;
+  constexpr bool BULK = P::BULK && TESSERA_BULK_COPY;  // the lean path below sm_90
   using acc_t = typename R::acc_t;
   extern __shared__ __align__(16) float stage_buf[];  // STAGES x SLOTS floats
   __shared__ acc_t scratch[2][BLOCK / 32];            // the forward and the backward block scan
+  std::uint64_t* bars = nullptr;                      // BULK: one mbarrier per stage
+  unsigned phase = 0;                                 // BULK: bit s = parity of stage s's next phase
+#if TESSERA_BULK_COPY
+  if constexpr (BULK) {
+    __shared__ std::uint64_t stage_bars[STAGES];
+    bars = stage_bars;
+    if (threadIdx.x == 0)
+      for (int k = 0; k < STAGES; ++k) bulk_barrier_init(&bars[k]);
+    __syncthreads();
+  }
+#endif
   const long long n = static_cast<long long>(len);
   const std::size_t T = tiles_per_row;
   const std::size_t tiles = rows * T;
@@ -186,14 +230,23 @@ __global__ __launch_bounds__(P::BLOCK, P::template min_blocks<R>()) void batched
   const std::size_t first = blockIdx.x;
 #pragma unroll
   for (int k = 0; k < STAGES - 1; ++k)
-    prefetch_tile<BLOCK, ITEMS, P::LEAN>(stage_buf + k * SLOTS, in, in_pitch, first + k * stride, tiles, T, n);
+    prefetch_tile<BLOCK, ITEMS, P::LEAN, BULK>(stage_buf + k * SLOTS, in, in_pitch, first + k * stride, tiles, T, n,
+                                               bars + k);
   int stage = 0;
   for (std::size_t t = first; t < tiles; t += stride) {
     __pipeline_wait_prior(STAGES - 2);  // this thread's copies of tile t have landed
+#if TESSERA_BULK_COPY
+    if constexpr (BULK) {
+      bulk_wait(bars + stage, (phase >> stage) & 1u);  // and the bulk body
+      phase ^= 1u << stage;
+      if (threadIdx.x == 0) bulk_wait_read();  // t - stride's bulk store has read the buffer refilled below
+    }
+#endif
     __syncthreads();                    // everyone's have; t - stride is fully stored
     const int ahead_stage = (stage + STAGES - 1) % STAGES;
-    prefetch_tile<BLOCK, ITEMS, P::LEAN>(stage_buf + ahead_stage * SLOTS, in, in_pitch,
-                         t + static_cast<std::size_t>(STAGES - 1) * stride, tiles, T, n);
+    prefetch_tile<BLOCK, ITEMS, P::LEAN, BULK>(stage_buf + ahead_stage * SLOTS, in, in_pitch,
+                                               t + static_cast<std::size_t>(STAGES - 1) * stride, tiles, T, n,
+                                               bars + ahead_stage);
     float* buf = stage_buf + stage * SLOTS;
     const std::size_t row = P::LEAN ? t : t / T;
     const float* x_row = in + row * in_pitch;
@@ -230,12 +283,24 @@ __global__ __launch_bounds__(P::BLOCK, P::template min_blocks<R>()) void batched
       store_items_direct<ITEMS>(y_row, first_item, jlo, jhi, y);
     } else {
       write_items<ITEMS>(buf, y, c);  // buf was read before the scan's barriers
+#if TESSERA_BULK_COPY
+      if constexpr (BULK) fence_to_bulk();
+#endif
       __syncthreads();                // staged outputs visible
+#if TESSERA_BULK_COPY
+      if constexpr (BULK)
+        tile_store_bulk<BLOCK>(buf, y_row, static_cast<int>(e0), c, static_cast<int>(lo), static_cast<int>(hi));
+      else
+#endif
       if constexpr (P::LEAN) tile_store_lean<BLOCK, ITEMS>(buf, y_row, e0, c, lo, hi);
       else tile_store<BLOCK, true>(buf, y_row, e0, c, lo, hi);
     }
     stage = stage + 1 == STAGES ? 0 : stage + 1;
   }
+#if TESSERA_BULK_COPY
+  if constexpr (BULK)
+    if (threadIdx.x == 0) bulk_wait_all();  // the shared sources outlive the bulk stores
+#endif
   // Every non-empty commit group was waited for: a tile is prefetched only
   // if this block processes it later.
 }
@@ -247,7 +312,8 @@ template <class R, class P, int STAGES, bool DIRECT, bool CARRY>
 void launch_pipelined(const ScanCall& call, std::size_t T, const typename R::acc_t* carries, const char* name) {
   static std::atomic<int> occupancy{0};
   const ScanSpec& s = call.spec;
-  if (P::LEAN && T != 1) throw Error(std::string("batched_scan: ") + name + " takes rows of one tile only");
+  if ((P::LEAN || P::BULK) && T != 1)
+    throw Error(std::string("batched_scan: ") + name + " takes rows of one tile only");
   auto kernel = batched_scan_pipelined_kernel<R, P, STAGES, DIRECT, CARRY>;
   const std::size_t smem = static_cast<std::size_t>(STAGES) * SLOTS * sizeof(float);
   const int per_sm = prepare_kernel(kernel, P::BLOCK, smem, occupancy);
@@ -264,7 +330,9 @@ template <class P, int STAGES, bool DIRECT>
 void run_fused_pipelined_rung(const ScanCall& call, const char* variant, const char* kernel) {
   if (!has_work(call.spec)) return;
   dispatch_accum(variant, call.spec.accum,
-                 [&]<class R>() { launch_pipelined<R, P, STAGES, DIRECT, false>(call, 1, nullptr, kernel); });
+                 [&]<class R>() {
+                   launch_pipelined<typename P::template arith<R>, P, STAGES, DIRECT, false>(call, 1, nullptr, kernel);
+                 });
 }
 
 }  // namespace tessera::batched_scan_impl::gpu_detail

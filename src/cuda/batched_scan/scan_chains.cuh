@@ -127,11 +127,12 @@ __device__ __forceinline__ typename R::acc_t chain_total(const typename R::acc_t
 // tie away from hi.
 template <class R>
 __device__ __forceinline__ float combine_finish(typename R::acc_t a, typename R::acc_t b) {
-  if constexpr (std::is_same_v<R, DFloatSum>) {
+  // By state type: the lazy reducers (lazy_sums.cuh) share these states.
+  if constexpr (std::is_same_v<typename R::acc_t, DFloatState>) {
     float s, e;
     detail::two_sum(a.hi, b.hi, s, e);
     return s + (e + (a.lo + b.lo));
-  } else if constexpr (std::is_same_v<R, KahanSum>) {
+  } else if constexpr (std::is_same_v<typename R::acc_t, KahanState>) {
     float s, e;
     detail::two_sum(a.s, b.s, s, e);
     return s - ((a.c + b.c) - e);
