@@ -213,7 +213,7 @@ __global__ __launch_bounds__(P::BLOCK, P::template min_blocks<R>()) void batched
   extern __shared__ __align__(16) float stage_buf[];  // STAGES x SLOTS floats
   __shared__ acc_t scratch[2][BLOCK / 32];            // the forward and the backward block scan
   std::uint64_t* bars = nullptr;                      // BULK: one mbarrier per stage
-  unsigned phase = 0;                                 // BULK: bit s = parity of stage s's next phase
+  [[maybe_unused]] unsigned phase = 0;                // BULK: bit s = parity of stage s's next phase
 #if TESSERA_BULK_COPY
   if constexpr (BULK) {
     __shared__ std::uint64_t stage_bars[STAGES];

@@ -163,7 +163,11 @@ __device__ __forceinline__ void scan_tile_chains(const float (&x_in)[N], float (
                                                  typename R::acc_t* scratch2) {
   using acc_t = typename R::acc_t;
   using Scan = BlockScan<R, BLOCK>;
-  const bool full = __all_sync(0xffffffffu, jlo == 0 && jhi == N);  // every block is whole warps
+  // jlo == 0 && jhi == N, written as one OR: ptxas (CUDA 13, sm_90) folded
+  // the two compares of the bulk rungs' kernel into a VIMNMX predicate that
+  // came out false for every warp (the H100 source counters: every warp ran
+  // the masked loops), costing ~10% of the double-float issue. Same value.
+  const bool full = __all_sync(0xffffffffu, (jlo | (jhi ^ N)) == 0);  // every block is whole warps
   float x[N];
 #pragma unroll
   for (int j = 0; j < N; ++j) x[j] = x_in[j];
