@@ -35,11 +35,11 @@ std::string batched_scan_default_variant(std::size_t, std::size_t len, Accum acc
   // The tessera rungs support every accumulator and direction; the choice is
   // by row length and accumulator, from the H100 bench of 10,000 x 10,000,
   // 1,000 x 100,000 and 100 x 1,000,000 (docs/results/batched_scan-h100-2026-11-23b.txt,
-  // -2026-11-23c/-23d.json for the chains rungs, -2026-11-23e for the bulk ones):
-  //   fused rows: float fused_pipelined_bulk 94.5-94.9% of copy
-  //   (fused_pipelined 92.7%, fused_one_pass 87.4%); double / Kahan /
-  //   double-float fused_pipelined_lazy_bulk 92.1 / 90.0 / 89.4%
-  //   (fused_pipelined_lazy 90.5 / 87.9 / 87.3%, chains4 90.1 / 83.0 / 78.2%);
+  // -2026-11-23c/-23d.json for the chains rungs, -2026-11-23f for the bulk ones):
+  //   fused rows: float fused_pipelined_bulk 94.5-95.0% of copy
+  //   (fused_pipelined 92.4-92.8%, fused_one_pass 87.4%); double / Kahan /
+  //   double-float fused_pipelined_lazy_bulk 91.8 / 89.7 / 89.2%
+  //   (fused_pipelined_lazy 90.1 / 87.8 / 87.4%, chains4 89.9 / 82.7 / 78.6%);
   //   long rows: float multi_tile 61-62%; double multi_tile_pipelined 46.5-47.9%
   //   (multi_tile 43.7-44.9%); Kahan and double-float multi_tile_occupancy
   //   41.7-43.4% / 40.0-42.0% (multi_tile 32.6-33.9% / 30.8-32.2%).
