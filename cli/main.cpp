@@ -80,7 +80,7 @@ int list_cmd(const std::string& pattern) {
     any = true;
     fmt::print("{}\n", p->name());
     for (const auto& v : p->variants())
-      fmt::print("  {:>2}  {:<24} {:<5} {:<9} {:<3}  {}\n", v.step, v.name, to_string(v.backend), to_string(v.kind),
+      fmt::print("  {:>2}  {:<26} {:<5} {:<9} {:<3}  {}\n", v.step, v.name, to_string(v.backend), to_string(v.kind),
                  v.deterministic ? "det" : "nd", v.adds);
   }
   if (!any) throw Error(fmt::format("unknown pattern '{}'", pattern));

@@ -283,18 +283,22 @@ void print_problem_table(std::ostream& out, const std::vector<BenchResult>& rows
   fmt::print(out, "\n{} · {} · {} data\n", p.pattern, p.label, p.distribution);
   // Problems that report error statistics get two more columns.
   bool errors = false;
-  for (const auto& r : rows) errors = errors || r.rms_rel_err.has_value();
-  fmt::print(out, "{:>4}  {:<24} {:<9} {:>10} {:>9} {:>8} {:>8} {:>9} {:>9}{}\n", "step", "variant", "kind",
+  std::size_t w = 24;  // the variant column: as wide as the longest name
+  for (const auto& r : rows) {
+    errors = errors || r.rms_rel_err.has_value();
+    w = std::max(w, r.variant.name.size());
+  }
+  fmt::print(out, "{:>4}  {:<{}} {:<9} {:>10} {:>9} {:>8} {:>8} {:>9} {:>9}{}\n", "step", "variant", w, "kind",
              "time ms", "GB/s", "GFLOP/s", "% ceil", "vs naive", "vs vendor",
              errors ? fmt::format(" {:>11} {:>11}", "max rel err", "rms rel err") : std::string());
   for (const auto& r : rows) {
     if (!r.verified) {
-      fmt::print(out, "{:>4}  {:<24} {:<9} FAILED: {}\n", r.variant.step, r.variant.name, to_string(r.variant.kind),
-                 r.error);
+      fmt::print(out, "{:>4}  {:<{}} {:<9} FAILED: {}\n", r.variant.step, r.variant.name, w,
+                 to_string(r.variant.kind), r.error);
       continue;
     }
-    fmt::print(out, "{:>4}  {:<24} {:<9} {:>10.4f} {:>9.1f} {:>8.1f} {:>8} {:>9} {:>9}{}\n", r.variant.step,
-               r.variant.name, to_string(r.variant.kind), r.time_ms, r.gbps, r.gflops, fmt_opt(r.pct_ceiling, "{:.1f}"),
+    fmt::print(out, "{:>4}  {:<{}} {:<9} {:>10.4f} {:>9.1f} {:>8.1f} {:>8} {:>9} {:>9}{}\n", r.variant.step,
+               r.variant.name, w, to_string(r.variant.kind), r.time_ms, r.gbps, r.gflops, fmt_opt(r.pct_ceiling, "{:.1f}"),
                fmt_opt(r.vs_naive, "{:.2f}x"), fmt_opt(r.vs_vendor, "{:.2f}x"),
                errors ? fmt::format(" {:>11.3g} {:>11}", r.max_rel_err, fmt_opt(r.rms_rel_err, "{:.3g}"))
                       : std::string());
