@@ -42,32 +42,9 @@
 
 namespace tessera::batched_scan_impl {
 
-using gpu_detail::run_fused_pipelined_rung;
-
-void run_fused_pipelined(const ScanCall& call) {
-  run_fused_pipelined_rung<gpu_detail::WidePolicy, 3, false>(call, "fused_pipelined",
-                                                             "batched_scan_fused_pipelined_kernel");
-}
-void run_fused_pipelined2(const ScanCall& call) {
-  run_fused_pipelined_rung<gpu_detail::WidePolicy, 2, false>(call, "fused_pipelined2",
-                                                             "batched_scan_fused_pipelined2_kernel");
-}
-void run_fused_pipelined_direct(const ScanCall& call) {
-  run_fused_pipelined_rung<gpu_detail::WidePolicy, 3, true>(call, "fused_pipelined_direct",
-                                                            "batched_scan_fused_pipelined_direct_kernel");
-}
-void run_fused_pipelined_pair(const ScanCall& call) {
-  run_fused_pipelined_rung<gpu_detail::PairPolicy, 2, false>(call, "fused_pipelined_pair",
-                                                             "batched_scan_fused_pipelined_pair_kernel");
-}
-std::size_t ws_fused_pipelined(const ScanSpec&) { return 0; }
-std::size_t ws_fused_pipelined_pair(const ScanSpec&) { return 0; }
-std::size_t ws_fused_pipelined2(const ScanSpec&) { return 0; }
-std::size_t ws_fused_pipelined_direct(const ScanSpec&) { return 0; }
-// The fused tile's limit, exactly as fused_one_pass (longer rows: multi_tile).
-bool supports_fused_pipelined(const ScanSpec& s) { return s.len <= FUSED_MAX_LEN; }
-bool supports_fused_pipelined2(const ScanSpec& s) { return s.len <= FUSED_MAX_LEN; }
-bool supports_fused_pipelined_direct(const ScanSpec& s) { return s.len <= FUSED_MAX_LEN; }
-bool supports_fused_pipelined_pair(const ScanSpec& s) { return s.len <= FUSED_MAX_LEN; }
+TESSERA_FUSED_PIPELINED_RUNG(fused_pipelined, WidePolicy, 3, false)
+TESSERA_FUSED_PIPELINED_RUNG(fused_pipelined2, WidePolicy, 2, false)
+TESSERA_FUSED_PIPELINED_RUNG(fused_pipelined_direct, WidePolicy, 3, true)
+TESSERA_FUSED_PIPELINED_RUNG(fused_pipelined_pair, PairPolicy, 2, false)
 
 }  // namespace tessera::batched_scan_impl

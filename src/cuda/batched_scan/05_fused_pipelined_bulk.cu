@@ -26,18 +26,7 @@
 
 namespace tessera::batched_scan_impl {
 
-void run_fused_pipelined_bulk(const ScanCall& call) {
-  gpu_detail::run_fused_pipelined_rung<gpu_detail::WideBulkPolicy, 3, false>(
-      call, "fused_pipelined_bulk", "batched_scan_fused_pipelined_bulk_kernel");
-}
-std::size_t ws_fused_pipelined_bulk(const ScanSpec&) { return 0; }
-bool supports_fused_pipelined_bulk(const ScanSpec& s) { return s.len <= FUSED_MAX_LEN; }
-
-void run_fused_pipelined_lazy_bulk(const ScanCall& call) {
-  gpu_detail::run_fused_pipelined_rung<gpu_detail::BulkLazyPolicy<2>, 2, false>(
-      call, "fused_pipelined_lazy_bulk", "batched_scan_fused_pipelined_lazy_bulk_kernel");
-}
-std::size_t ws_fused_pipelined_lazy_bulk(const ScanSpec&) { return 0; }
-bool supports_fused_pipelined_lazy_bulk(const ScanSpec& s) { return s.len <= FUSED_MAX_LEN; }
+TESSERA_FUSED_PIPELINED_RUNG(fused_pipelined_bulk, WideBulkPolicy, 3, false)
+TESSERA_FUSED_PIPELINED_RUNG(fused_pipelined_lazy_bulk, BulkLazyPolicy<2>, 2, false)
 
 }  // namespace tessera::batched_scan_impl

@@ -45,19 +45,7 @@
 
 namespace tessera::batched_scan_impl {
 
-void run_fused_pipelined_chains2(const ScanCall& call) {
-  gpu_detail::run_fused_pipelined_rung<gpu_detail::LeanChainPolicy<2>, 2, false>(
-      call, "fused_pipelined_chains2", "batched_scan_fused_pipelined_chains2_kernel");
-}
-std::size_t ws_fused_pipelined_chains2(const ScanSpec&) { return 0; }
-// The fused tile's limit, exactly as fused_one_pass (longer rows: multi_tile).
-bool supports_fused_pipelined_chains2(const ScanSpec& s) { return s.len <= FUSED_MAX_LEN; }
-
-void run_fused_pipelined_chains4(const ScanCall& call) {
-  gpu_detail::run_fused_pipelined_rung<gpu_detail::LeanChainPolicy<4>, 2, false>(
-      call, "fused_pipelined_chains4", "batched_scan_fused_pipelined_chains4_kernel");
-}
-std::size_t ws_fused_pipelined_chains4(const ScanSpec&) { return 0; }
-bool supports_fused_pipelined_chains4(const ScanSpec& s) { return s.len <= FUSED_MAX_LEN; }
+TESSERA_FUSED_PIPELINED_RUNG(fused_pipelined_chains2, LeanChainPolicy<2>, 2, false)
+TESSERA_FUSED_PIPELINED_RUNG(fused_pipelined_chains4, LeanChainPolicy<4>, 2, false)
 
 }  // namespace tessera::batched_scan_impl

@@ -30,11 +30,6 @@
 
 namespace tessera::batched_scan_impl {
 
-void run_fused_pipelined_lazy(const ScanCall& call) {
-  gpu_detail::run_fused_pipelined_rung<gpu_detail::LazyChainPolicy<2>, 2, false>(
-      call, "fused_pipelined_lazy", "batched_scan_fused_pipelined_lazy_kernel");
-}
-std::size_t ws_fused_pipelined_lazy(const ScanSpec&) { return 0; }
-bool supports_fused_pipelined_lazy(const ScanSpec& s) { return s.len <= FUSED_MAX_LEN; }
+TESSERA_FUSED_PIPELINED_RUNG(fused_pipelined_lazy, LazyChainPolicy<2>, 2, false)
 
 }  // namespace tessera::batched_scan_impl

@@ -27,12 +27,6 @@
 
 namespace tessera::batched_scan_impl {
 
-void run_fused_pipelined_masked(const ScanCall& call) {
-  gpu_detail::run_fused_pipelined_rung<gpu_detail::WideMaskedPolicy, 3, false>(
-      call, "fused_pipelined_masked", "batched_scan_fused_pipelined_masked_kernel");
-}
-std::size_t ws_fused_pipelined_masked(const ScanSpec&) { return 0; }
-// The fused tile's limit, exactly as fused_one_pass (longer rows: multi_tile).
-bool supports_fused_pipelined_masked(const ScanSpec& s) { return s.len <= FUSED_MAX_LEN; }
+TESSERA_FUSED_PIPELINED_RUNG(fused_pipelined_masked, WideMaskedPolicy, 3, false)
 
 }  // namespace tessera::batched_scan_impl

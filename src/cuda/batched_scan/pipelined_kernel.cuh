@@ -102,10 +102,10 @@ struct LeanChainPolicy : PipelinedDefaults {
   static constexpr bool EXCL_SPLIT = true;
   static constexpr bool LEAN = true;
 };
-// - LazyChain: LeanChain<4> running the double-float and Kahan sums without
-//   their renormalisation (lazy_sums.cuh): of double-float's ~48 additions
-//   per sample ~13 gone, of Kahan's ~40 ~8; float and double run
-//   LeanChain<4>'s code.
+// - LazyChain<K>: LeanChain<K> running the double-float and Kahan sums
+//   without their renormalisation (lazy_sums.cuh): of double-float's ~48
+//   additions per sample ~13 gone, of Kahan's ~40 ~8; float and double run
+//   LeanChain<K>'s code.
 template <int K>
 struct LazyChainPolicy : LeanChainPolicy<K> {
   template <class R>
@@ -129,7 +129,8 @@ constexpr bool valid_policy = P::BLOCK * P::ITEMS == static_cast<int>(TilePolicy
                               P::BLOCK % 32 == 0 && P::BLOCK * P::template min_blocks<DFloatSum>() <= 2048;
 static_assert(valid_policy<WidePolicy> && valid_policy<PairPolicy> && valid_policy<ChainPolicy> &&
                   valid_policy<WideMaskedPolicy> && valid_policy<LeanChainPolicy<2>> &&
-                  valid_policy<LeanChainPolicy<4>> && valid_policy<LazyChainPolicy<4>>,
+                  valid_policy<LeanChainPolicy<4>> && valid_policy<LazyChainPolicy<2>> &&
+                  valid_policy<BulkLazyPolicy<2>> && valid_policy<WideBulkPolicy>,
               "the fused tile, conflict-free, fits an SM");
 static_assert(ChainPolicy::ITEMS % ChainPolicy::chains<PlainSum<float, double>>() == 0 &&
                   ChainPolicy::ITEMS % ChainPolicy::chains<DFloatSum>() == 0 && ChainPolicy::ITEMS % 4 == 0,
@@ -336,3 +337,16 @@ void run_fused_pipelined_rung(const ScanCall& call, const char* variant, const c
 }
 
 }  // namespace tessera::batched_scan_impl::gpu_detail
+
+// A fused pipelined rung's three registry functions (rungs.hpp): run with
+// policy P and STAGES row buffers (DIRECT: register stores where aligned), no
+// workspace, and the fused tile's limit exactly as fused_one_pass (longer
+// rows: multi_tile). Use inside namespace tessera::batched_scan_impl.
+#define TESSERA_FUSED_PIPELINED_RUNG(name, P, STAGES, DIRECT)                                       \
+  void run_##name(const ScanCall& call) {                                                           \
+    gpu_detail::run_fused_pipelined_rung<gpu_detail::P, STAGES, DIRECT>(call, #name,                \
+                                                                       "batched_scan_" #name "_kernel"); \
+  }                                                                                                 \
+  std::size_t ws_##name(const ScanSpec&) { return 0; }                                              \
+  bool supports_##name(const ScanSpec& s) { return s.len <= FUSED_MAX_LEN; }
+
