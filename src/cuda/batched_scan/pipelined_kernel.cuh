@@ -155,7 +155,7 @@ __device__ __forceinline__ void prefetch_tile(float* buf, const float* in, std::
     const TileSpan s = tile_span(x_row, LEAN || BULK ? 0 : static_cast<long long>(t - row * T), len);
 #if TESSERA_BULK_COPY
     if constexpr (BULK)
-      tile_load_bulk<BLOCK>(buf, x_row, static_cast<int>(s.e0), static_cast<int>(s.lo), static_cast<int>(s.hi), bar);
+      tile_load_bulk(buf, x_row, static_cast<int>(s.e0), static_cast<int>(s.lo), static_cast<int>(s.hi), bar);
     else
 #endif
     if constexpr (LEAN)
@@ -290,7 +290,7 @@ __global__ __launch_bounds__(P::BLOCK, P::template min_blocks<R>()) void batched
       __syncthreads();                // staged outputs visible
 #if TESSERA_BULK_COPY
       if constexpr (BULK)
-        tile_store_bulk<BLOCK>(buf, y_row, static_cast<int>(e0), c, static_cast<int>(lo), static_cast<int>(hi));
+        tile_store_bulk(buf, y_row, static_cast<int>(e0), c, static_cast<int>(lo), static_cast<int>(hi));
       else
 #endif
       if constexpr (P::LEAN) tile_store_lean<BLOCK, ITEMS>(buf, y_row, e0, c, lo, hi);

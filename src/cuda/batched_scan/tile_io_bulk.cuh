@@ -67,7 +67,6 @@ __device__ __forceinline__ void bulk_wait_all() { asm volatile("cp.async.bulk.wa
 // caller's cp.async group, which the caller commits) plus the body as one
 // bulk copy completing on `bar` (armed by thread 0 even when the body is
 // empty, so that the phase always completes).
-template <int BLOCK>
 __device__ __forceinline__ void tile_load_bulk(float* smem, const float* row, int e0, int lo, int hi,
                                                std::uint64_t* bar) {
   int head_end, body_end;
@@ -92,7 +91,6 @@ __device__ __forceinline__ void tile_load_bulk(float* smem, const float* row, in
 // tile_store_lean's contract (after fence_to_bulk and the barrier that
 // published the staged outputs): scalars head and tail by threads, the body
 // as one bulk store by thread 0 (one bulk group per row).
-template <int BLOCK>
 __device__ __forceinline__ void tile_store_bulk(const float* smem, float* out_row, int e0, int c, int lo, int hi) {
   int head_end, body_end;
   split_aligned_lean(out_row, lo, hi, head_end, body_end);
