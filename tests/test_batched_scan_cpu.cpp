@@ -346,6 +346,13 @@ TEST(BatchedScanHarness, QuickVerifyPassesOnCpuRungs) {
     for (const auto& r : report.results) {
       EXPECT_TRUE(r.verified) << r.problem.label << ": " << r.error;
       EXPECT_TRUE(r.rms_rel_err.has_value());
+      ASSERT_TRUE(r.max_ulp_err.has_value() && r.rms_ulp_err.has_value());
+      EXPECT_LE(*r.rms_ulp_err, *r.max_ulp_err);
+      // The reference rung rounds its long double sums once: the correctly
+      // rounded result (1 ulp where double rounding of the reference flips a tie).
+      if (std::string(v) == "cpu_reference") {
+        EXPECT_LE(*r.max_ulp_err, 1.0) << r.problem.label;
+      }
     }
   }
 }

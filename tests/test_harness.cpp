@@ -7,6 +7,7 @@
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <sstream>
 
 #include "core/registry.hpp"
@@ -37,6 +38,36 @@ TEST(Check, ToleranceAndExactness) {
   EXPECT_TRUE(th::check_scalar(-0.0, 0.0, true, 0).ok);
   EXPECT_TRUE(th::check_exact_int(-5, -5).ok);
   EXPECT_FALSE(th::check_exact_int(-5, -4).ok);
+}
+
+// Ulps from the correctly rounded result: 0 for it, k for k floats above it,
+// across binades and signs; NaN and wrong infinities are infinitely far.
+TEST(Check, UlpsFromTheCorrectlyRoundedResult) {
+  const float inf = std::numeric_limits<float>::infinity();
+  auto up = [&](float f, int k) {
+    for (int i = 0; i < k; ++i) f = std::nextafter(f, inf);
+    return f;
+  };
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> mant(1.0, 2.0);
+  std::uniform_int_distribution<int> expo(-120, 120);
+  for (int i = 0; i < 1000; ++i) {
+    const double exact = (i % 2 ? -1.0 : 1.0) * std::ldexp(mant(rng), expo(rng));
+    const float r = static_cast<float>(exact);
+    ASSERT_EQ(th::ulps_from_rounded(r, exact), 0.0) << exact;
+    // Away from zero: the spacing above |r| is the unit (within its binade).
+    const float away = r > 0 ? up(r, 3) : -up(-r, 3);
+    if (std::ilogb(away) != std::ilogb(r)) continue;
+    EXPECT_EQ(th::ulps_from_rounded(away, exact), 3.0) << exact;
+  }
+  EXPECT_EQ(th::ulps_from_rounded(1.0f, 1.0 + 0x1.0p-30), 0.0);      // rounds to 1
+  EXPECT_EQ(th::ulps_from_rounded(up(1.0f, 1), 1.0 + 0x1.0p-30), 1.0);
+  EXPECT_EQ(th::ulps_from_rounded(0.0f, 0.0), 0.0);
+  EXPECT_GT(th::ulps_from_rounded(1e-30f, 0.0), 1e6);               // far, in subnormal units
+  EXPECT_EQ(th::ulps_from_rounded(std::nanf(""), 1.0), inf);
+  EXPECT_EQ(th::ulps_from_rounded(inf, 1e300), 0.0);                 // rounds to infinity
+  EXPECT_EQ(th::ulps_from_rounded(std::numeric_limits<float>::max(), 1e300), inf);
+  EXPECT_EQ(th::ulps_from_rounded(inf, 1.0), inf);
 }
 
 TEST(Check, SumToleranceScales) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <limits>
 
 namespace tessera::harness {
 
@@ -44,6 +45,18 @@ CheckResult check_exact_int(long long got, long long ref) {
     r.detail = fmt::format("got {}, expected {}", got, ref);
   }
   return r;
+}
+
+double ulps_from_rounded(float got, double exact) {
+  const float rounded = static_cast<float>(exact);  // the exact result rounded once (to nearest)
+  const float a = std::fabs(rounded);
+  if (!std::isfinite(a) || std::isnan(got))
+    return got == rounded ? 0.0 : std::numeric_limits<double>::infinity();
+  // The float spacing at |rounded|: above it (below it at FLT_MAX, where
+  // above is infinity); the smallest subnormal at 0.
+  const float up = std::nextafter(a, std::numeric_limits<float>::infinity());
+  const double ulp = std::isfinite(up) ? double(up) - double(a) : double(a) - double(std::nextafter(a, 0.0f));
+  return std::fabs(double(got) - double(rounded)) / ulp;
 }
 
 }  // namespace tessera::harness

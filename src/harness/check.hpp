@@ -26,6 +26,12 @@ struct CheckResult {
   // error statistics over many outputs (batched_scan's precision report);
   // shown as a table column and the JSON field rms_rel_err when present.
   std::optional<double> rms_rel_err;
+  // Distance of each float output from the correctly rounded reference, in
+  // units in the last place of that float (0: the output is the exact result
+  // rounded once): the error an accumulation adds on top of the output's
+  // unavoidable rounding, which relative errors floor at 2^-24 and hide.
+  // Maximum and root mean square; batched_scan reports them.
+  std::optional<double> max_ulp_err, rms_ulp_err;
   std::string detail;      // on failure: what differed, and where
 };
 
@@ -35,6 +41,12 @@ double accumulator_epsilon(Dtype type, Accum accum);
 // Tolerance on |got - ref| for a sum of n elements whose absolute values add
 // to abs_sum.
 double sum_tolerance(Dtype type, Accum accum, std::size_t n, double abs_sum);
+
+// |got - fl(exact)| in units in the last place of fl(exact), the exact
+// value rounded once to float (CheckResult::max_ulp_err): 0 when `got` is
+// the correctly rounded result; infinity when it is NaN or infinite and that
+// is wrong.
+double ulps_from_rounded(float got, double exact);
 
 // Compare two scalars. `exact`: equality; otherwise within `tol`.
 CheckResult check_scalar(double got, double ref, bool exact, double tol);

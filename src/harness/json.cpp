@@ -37,7 +37,10 @@ nlohmann::json result_json(const BenchResult& r) {
       {"verified", r.verified},
       {"max_rel_err", std::isfinite(r.max_rel_err) ? nlohmann::json(r.max_rel_err) : nlohmann::json(nullptr)},
   };
-  if (r.rms_rel_err) j["rms_rel_err"] = std::isfinite(*r.rms_rel_err) ? nlohmann::json(*r.rms_rel_err) : nlohmann::json(nullptr);
+  auto finite_or_null = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
+  if (r.rms_rel_err) j["rms_rel_err"] = finite_or_null(*r.rms_rel_err);
+  if (r.max_ulp_err) j["max_ulp_err"] = finite_or_null(*r.max_ulp_err);
+  if (r.rms_ulp_err) j["rms_ulp_err"] = finite_or_null(*r.rms_ulp_err);
   if (!r.error.empty()) j["error"] = r.error;
   if (r.time_ms > 0) {
     j["time_ms"] = r.time_ms;

@@ -91,6 +91,8 @@ BenchResult check_one(Problem& problem, const VariantInfo& v, stream_t stream, s
     r.verified = c.ok;
     r.max_rel_err = c.max_rel_err;
     r.rms_rel_err = c.rms_rel_err;
+    r.max_ulp_err = c.max_ulp_err;
+    r.rms_ulp_err = c.rms_ulp_err;
     r.error = c.detail;
   } catch (const std::exception& e) {
     r.verified = false;
@@ -281,27 +283,32 @@ void print_problem_table(std::ostream& out, const std::vector<BenchResult>& rows
   if (rows.empty()) return;
   const auto& p = rows.front().problem;
   fmt::print(out, "\n{} · {} · {} data\n", p.pattern, p.label, p.distribution);
-  // Problems that report error statistics get two more columns.
-  bool errors = false;
+  // Problems that report error statistics get two more columns, and two
+  // more where they report ulps from the correctly rounded result.
+  bool errors = false, ulps = false;
   std::size_t w = 24;  // the variant column: as wide as the longest name
   for (const auto& r : rows) {
     errors = errors || r.rms_rel_err.has_value();
+    ulps = ulps || r.rms_ulp_err.has_value();
     w = std::max(w, r.variant.name.size());
   }
-  fmt::print(out, "{:>4}  {:<{}} {:<9} {:>10} {:>9} {:>8} {:>8} {:>9} {:>9}{}\n", "step", "variant", w, "kind",
+  fmt::print(out, "{:>4}  {:<{}} {:<9} {:>10} {:>9} {:>8} {:>8} {:>9} {:>9}{}{}\n", "step", "variant", w, "kind",
              "time ms", "GB/s", "GFLOP/s", "% ceil", "vs naive", "vs vendor",
-             errors ? fmt::format(" {:>11} {:>11}", "max rel err", "rms rel err") : std::string());
+             errors ? fmt::format(" {:>11} {:>11}", "max rel err", "rms rel err") : std::string(),
+             ulps ? fmt::format(" {:>9} {:>9}", "max ulp", "rms ulp") : std::string());
   for (const auto& r : rows) {
     if (!r.verified) {
       fmt::print(out, "{:>4}  {:<{}} {:<9} FAILED: {}\n", r.variant.step, r.variant.name, w,
                  to_string(r.variant.kind), r.error);
       continue;
     }
-    fmt::print(out, "{:>4}  {:<{}} {:<9} {:>10.4f} {:>9.1f} {:>8.1f} {:>8} {:>9} {:>9}{}\n", r.variant.step,
+    fmt::print(out, "{:>4}  {:<{}} {:<9} {:>10.4f} {:>9.1f} {:>8.1f} {:>8} {:>9} {:>9}{}{}\n", r.variant.step,
                r.variant.name, w, to_string(r.variant.kind), r.time_ms, r.gbps, r.gflops, fmt_opt(r.pct_ceiling, "{:.1f}"),
                fmt_opt(r.vs_naive, "{:.2f}x"), fmt_opt(r.vs_vendor, "{:.2f}x"),
                errors ? fmt::format(" {:>11.3g} {:>11}", r.max_rel_err, fmt_opt(r.rms_rel_err, "{:.3g}"))
-                      : std::string());
+                      : std::string(),
+               ulps ? fmt::format(" {:>9} {:>9}", fmt_opt(r.max_ulp_err, "{:.3g}"), fmt_opt(r.rms_ulp_err, "{:.3g}"))
+                    : std::string());
   }
   (void)dev;
 }

@@ -29,6 +29,7 @@ struct BenchResult {
   bool verified = false;
   double max_rel_err = 0;
   std::optional<double> rms_rel_err;  // from CheckResult, where the problem reports it
+  std::optional<double> max_ulp_err, rms_ulp_err;  // likewise
   std::string error;  // why it failed (check or exception)
   double time_ms = 0, min_ms = 0;
   int reps = 0;

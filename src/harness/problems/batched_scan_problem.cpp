@@ -301,7 +301,7 @@ CheckResult ScanProblem::compare(const std::vector<float>& buf) const {
     }
   }
 
-  double max_rel = 0, sum_sq = 0;
+  double max_rel = 0, sum_sq = 0, max_ulp = 0, sum_sq_ulp = 0;
   std::size_t failures = 0, first_row = p.rows;
   std::string first;
   const auto rows = static_cast<std::int64_t>(p.rows);
@@ -309,7 +309,7 @@ CheckResult ScanProblem::compare(const std::vector<float>& buf) const {
 #pragma omp parallel
     {
       std::vector<double> s, f;
-      double local_max = 0, local_sq = 0;
+      double local_max = 0, local_sq = 0, local_max_ulp = 0, local_sq_ulp = 0;
       std::size_t local_fail = 0, local_row = p.rows;
       std::string local_first;
 #pragma omp for schedule(dynamic, 1)
@@ -333,12 +333,17 @@ CheckResult ScanProblem::compare(const std::vector<float>& buf) const {
           if (std::isnan(rel)) local_max = std::numeric_limits<double>::infinity();
           else local_max = std::max(local_max, rel);
           local_sq += std::isfinite(rel) ? rel * rel : 0.0;
+          const double ulps = ulps_from_rounded(y[i], e[i]);
+          local_max_ulp = std::isnan(ulps) ? std::numeric_limits<double>::infinity() : std::max(local_max_ulp, ulps);
+          local_sq_ulp += std::isfinite(ulps) ? ulps * ulps : 0.0;
         }
       }
 #pragma omp critical
       {
         max_rel = std::max(max_rel, local_max);
         sum_sq += local_sq;
+        max_ulp = std::max(max_ulp, local_max_ulp);
+        sum_sq_ulp += local_sq_ulp;
         if (local_fail > 0 && local_row < first_row) {
           first_row = local_row;
           first = local_first;
@@ -352,6 +357,8 @@ CheckResult ScanProblem::compare(const std::vector<float>& buf) const {
   const double n = double(p.rows) * double(p.len);
   c.max_rel_err = max_rel;
   c.rms_rel_err = n > 0 ? std::sqrt(sum_sq / n) : 0.0;
+  c.max_ulp_err = max_ulp;
+  c.rms_ulp_err = n > 0 ? std::sqrt(sum_sq_ulp / n) : 0.0;
   c.ok = failures == 0 && bad_untouched == 0;
   if (failures > 0) c.detail = fmt::format("{} of {} outputs wrong; first: {}", failures, p.rows * p.len, first);
   if (bad_untouched > 0)
