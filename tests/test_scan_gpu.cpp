@@ -37,7 +37,7 @@ using tessera_test::ScanCombo;
 // Edges of every rung: warps, 512-element Kogge-Stone sections, 1024-element
 // Brent-Kung sections, 2048 / 4096-element three-phase sections, look-back
 // tiles of 2048 (128 x 16 floats), 4096 (256 x 16 floats; 256 x 8 doubles =
-// 2048), 8192 (256 x 32 floats), 12288 (256 x 48 floats, lookback_early_publish);
+// 2048), 8192 (256 x 32 floats), 12288 (256 x 48 floats, lookback_early_publish and lookback_bulk);
 // primes; three levels of sections.
 constexpr std::size_t kSizes[] = {0,    1,    2,    31,   32,   33,    255,   256,   257,   511,    512,   513,
                                   1023, 1024, 1025, 2047, 2048, 2049,  4095,  4096,  4097,  8191,   8192,  8193,
@@ -259,7 +259,7 @@ TEST_F(ScanGpuTest, LookbackUnderContentionIsExactOnIntegers) {
   for (const char* name : {"lookback", "lookback_large_tiles", "lookback_small_blocks", "lookback_window32",
                            "lookback_window64", "lookback_no_backoff", "lookback_384x6", "lookback_512x4",
                            "lookback_persistent", "lookback_persistent_large", "lookback_early_publish",
-                           "lookback_early_publish_32k", "chained"}) {
+                           "lookback_early_publish_32k", "lookback_bulk", "lookback_bulk_w128", "chained"}) {
     const ScanVariant* v = scan_impl::find_variant(name);
     ASSERT_NE(v, nullptr) << name;
     for (int rep = 0; rep < 4; ++rep)
@@ -328,8 +328,8 @@ TEST_F(ScanGpuTest, RunsCanBeCapturedInAGraph) {
 // ---- the public API -------------------------------------------------------------------
 
 TEST_F(ScanGpuTest, ApiDefaultVariantMatchesReference) {
-  EXPECT_EQ(scan_default_variant(Dtype::f32, Op::sum, Accum::native, false, 1 << 28), "lookback_early_publish");
-  EXPECT_EQ(scan_default_variant(Dtype::u32, Op::max, Accum::native, false, 1 << 28), "lookback_early_publish");
+  EXPECT_EQ(scan_default_variant(Dtype::f32, Op::sum, Accum::native, false, 1 << 28), "lookback_bulk");
+  EXPECT_EQ(scan_default_variant(Dtype::u32, Op::max, Accum::native, false, 1 << 28), "lookback_bulk");
   EXPECT_EQ(scan_default_variant(Dtype::f32, Op::sum, Accum::kahan, false, 1 << 28), "lookback");
   EXPECT_EQ(scan_default_variant(Dtype::f64, Op::sum, Accum::native, false, 1 << 28), "lookback");
   for (const ScanCombo& c : tessera_test::scan_combos())
@@ -503,7 +503,7 @@ TEST_F(ScanGpuTest, LargePast2To31Elements) {
   device_sync();
   std::size_t ran = 0;
   constexpr const char* kVariants[] = {"lookback", "lookback_large_tiles", "lookback_window32", "lookback_384x6", "lookback_512x4",
-                           "lookback_persistent", "lookback_early_publish", "hierarchical", "reduce_then_scan", "chained",
+                           "lookback_persistent", "lookback_early_publish", "lookback_bulk", "hierarchical", "reduce_then_scan", "chained",
                            "warp_shuffle", "cub_device_scan"};
   for (const char* name : kVariants) {
     const ScanVariant* v = scan_impl::find_variant(name);

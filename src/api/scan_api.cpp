@@ -36,12 +36,14 @@ void scan_impl::scan_entry(Dtype dtype, const void* in, void* out, std::size_t n
 std::string scan_default_variant(Dtype type, Op, Accum accum, bool, std::size_t) {
   // The single-pass decoupled look-back scan: one pass over memory, every
   // type and accumulator (docs/scan.md). For 4-byte elements with the native
-  // accumulator (sum, min, max: all commutative), the early-publishing
-  // look-back: 84.5% of copy = 1.04x cub::DeviceScan, against 78% for the
-  // 32-wide window and 56% for the 128-wide one on the H100 (float sum, 2^28;
-  // docs/results/scan-h100-2026-11-23b.txt).
+  // accumulator (sum, min, max: all commutative), the warp-specialised
+  // persistent look-back with bulk tile loads: 92.1% of copy = 1.13x
+  // cub::DeviceScan on the H100 (float sum, 2^28), against 84.0% for
+  // lookback_early_publish in the same run
+  // (docs/results/scan-bulk-h100-2026-11-23.txt). Below sm_90 it runs
+  // lookback_early_publish's kernel.
   const bool four_byte = type == Dtype::f32 || type == Dtype::i32 || type == Dtype::u32;
-  return four_byte && accum == Accum::native ? "lookback_early_publish" : "lookback";
+  return four_byte && accum == Accum::native ? "lookback_bulk" : "lookback";
 }
 
 }  // namespace tessera

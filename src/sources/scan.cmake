@@ -19,6 +19,7 @@ list(APPEND TESSERA_CUDA_SOURCES
   cuda/scan/08_chained.cu
   cuda/scan/09_lookback.cu
   cuda/scan/09_lookback_early.cu
+  cuda/scan/09_lookback_bulk.cu
   cuda/scan/exclusive_sum.cu
   cuda/scan/user_op_check.cu
   cuda/scan/variants.cpp

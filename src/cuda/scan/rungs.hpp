@@ -50,6 +50,9 @@ TESSERA_DECLARE_SCAN_RUNG(lookback_persistent_large)
 // 09_lookback_early.cu (4-byte native scans)
 TESSERA_DECLARE_SCAN_RUNG(lookback_early_publish)
 TESSERA_DECLARE_SCAN_RUNG(lookback_early_publish_32k)
+// 09_lookback_bulk.cu (4-byte native scans)
+TESSERA_DECLARE_SCAN_RUNG(lookback_bulk)
+TESSERA_DECLARE_SCAN_RUNG(lookback_bulk_w128)
 
 #undef TESSERA_DECLARE_SCAN_RUNG
 

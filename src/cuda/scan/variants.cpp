@@ -16,7 +16,7 @@ namespace {
 constexpr Backend CUDA = Backend::cuda;
 constexpr Kind SEED = Kind::seed;
 
-const std::array<ScanVariant, 22> cuda_table{{
+const std::array<ScanVariant, 24> cuda_table{{
     {{"scan", "kogge_stone", 2, CUDA, SEED, "one element per thread in shared memory, stride doubling, two barriers per step; 512-element blocks made a full scan by step 7's hierarchical add-back (seed 000 Prefix-sum: Kogge-Stone; seed 003 Scan)", true}, TESSERA_RUNG(kogge_stone)},
     {{"scan", "kogge_stone_double_buffer", 3, CUDA, SEED, "two shared buffers read/written alternately: one barrier per step; step 7's hierarchical add-back (seed 000 Prefix-sum: double-buffered Kogge-Stone)", true}, TESSERA_RUNG(kogge_stone_double_buffer)},
     {{"scan", "brent_kung_modulo", 4, CUDA, SEED, "work-efficient reduction + distribution trees, 2 elements per thread, active where (i+1) % (2*stride) == 0 (divergent); step 7's hierarchical add-back (seed 000 Prefix-sum: Brent-Kung, mapping 1)", true}, TESSERA_RUNG(brent_kung_modulo)},
@@ -39,6 +39,8 @@ const std::array<ScanVariant, 22> cuda_table{{
     {{"scan", "lookback_persistent_large", 9, CUDA, Kind::tessera, "tuning: lookback_persistent with 32 KiB tiles (256 x 8 vectors), 2 blocks per SM; 4-byte native scans only", false}, TESSERA_RUNG(lookback_persistent_large)},
     {{"scan", "lookback_early_publish", 9, CUDA, Kind::tessera, "lookback_window32 reordered: the tile aggregate published right after the loads land (thread total + warp butterfly, before the row scans), only missing status slots re-polled, the other warps scan their rows during the look-back, st.global.cs output; 256 x 12 vectors (48 KiB tiles), 2 blocks per SM; 4-byte native scans only", false}, TESSERA_RUNG(lookback_early_publish)},
     {{"scan", "lookback_early_publish_32k", 9, CUDA, Kind::tessera, "tuning: lookback_early_publish with 32 KiB tiles (256 x 8 vectors, lookback_window32's shape): the kernel changes alone; 4-byte native scans only", false}, TESSERA_RUNG(lookback_early_publish_32k)},
+    {{"scan", "lookback_bulk", 9, CUDA, Kind::tessera, "persistent warp-specialised look-back: per SM a producer warp claims tiles and bulk-copies (TMA) each into one of 4 shared buffers, an aggregator warp publishes each tile's aggregate as soon as it lands, a look-back warp resolves each tile's prefix ahead of the 8 consumer warps, which only fold, scan and store (48 KiB tiles); 4-byte native scans only", false}, TESSERA_RUNG(lookback_bulk)},
+    {{"scan", "lookback_bulk_w128", 9, CUDA, Kind::tessera, "tuning: lookback_bulk with the look-back warp reading 128 predecessors per round trip (4 slots per lane); 4-byte native scans only", false}, TESSERA_RUNG(lookback_bulk_w128)},
 }};
 
 #undef TESSERA_RUNG
