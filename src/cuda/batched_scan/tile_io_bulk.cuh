@@ -24,6 +24,7 @@
 #include <cstdint>
 
 #include "cuda/batched_scan/tile_io_lean.cuh"
+#include "cuda/common/mbarrier.cuh"
 
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
 #define TESSERA_BULK_COPY 1
@@ -33,27 +34,17 @@
 
 namespace tessera::batched_scan_impl::gpu_detail {
 
-__device__ __forceinline__ unsigned shared_addr(const void* p) {
-  return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
+using gpu::smem_address;
 
 #if TESSERA_BULK_COPY
 // One arrival (thread 0's) per use; call by one thread, then __syncthreads.
 __device__ __forceinline__ void bulk_barrier_init(std::uint64_t* bar) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(shared_addr(bar)) : "memory");
-  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  gpu::mbar_init(bar, 1);
+  gpu::mbar_init_fence();
 }
 
 // Spins until the phase of `bar` with this parity has completed.
-__device__ __forceinline__ void bulk_wait(std::uint64_t* bar, unsigned parity) {
-  unsigned done = 0;
-  while (!done)
-    asm volatile(
-        "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
-        : "=r"(done)
-        : "r"(shared_addr(bar)), "r"(parity)
-        : "memory");
-}
+__device__ __forceinline__ void bulk_wait(std::uint64_t* bar, unsigned parity) { gpu::mbar_wait(bar, parity); }
 
 // The staged outputs written by this thread, made visible to the bulk copy.
 __device__ __forceinline__ void fence_to_bulk() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
@@ -77,14 +68,8 @@ __device__ __forceinline__ void tile_load_bulk(float* smem, const float* row, in
     __pipeline_memcpy_async(smem + (body_end + tid - e0), row + (body_end + tid), sizeof(float));
   if (tid == 0) {
     const unsigned bytes = static_cast<unsigned>(body_end - head_end) * sizeof(float);  // a multiple of 16
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(shared_addr(bar)), "r"(bytes)
-                 : "memory");
-    if (bytes > 0)
-      asm volatile(
-          "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
-              shared_addr(smem + (head_end - e0))),
-          "l"(row + head_end), "r"(bytes), "r"(shared_addr(bar))
-          : "memory");
+    gpu::mbar_arrive_expect_tx(bar, bytes);
+    if (bytes > 0) gpu::bulk_copy_to_shared(smem + (head_end - e0), row + head_end, bytes, bar);
   }
 }
 
@@ -101,7 +86,7 @@ __device__ __forceinline__ void tile_store_bulk(const float* smem, float* out_ro
   if (tid == 0 && body_end > head_end) {
     const unsigned bytes = static_cast<unsigned>(body_end - head_end) * sizeof(float);
     asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;\n" ::"l"(out_row + head_end),
-                 "r"(shared_addr(smem + (head_end + shift))), "r"(bytes)
+                 "r"(smem_address(smem + (head_end + shift))), "r"(bytes)
                  : "memory");
     asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
   }
