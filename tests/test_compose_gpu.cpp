@@ -13,8 +13,10 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <numeric>
 #include <string>
@@ -200,9 +202,9 @@ TEST_F(ComposeGpu, SinglePassOnManyTiles) {
     s.pred = Pred::greater;
     const Shape shape = f == Family::unique || f == Family::rle ? Shape::runs : Shape::uniform;
     const auto in = make_input<std::int32_t>(s, n, seed_for("many tiles", n, static_cast<int>(f)), shape, 0.3);
-    for (const char* name : {"single_pass", "single_pass_lean", "single_pass_wide", "single_pass_early"}) {
+    for (const char* name : {"single_pass", "single_pass_lean", "single_pass_wide", "single_pass_early", "single_pass_bulk"}) {
       const Variant* v = tessera::compose_impl::find_variant(f, name);
-      if (v == nullptr) continue;  // rle has no single_pass_wide or single_pass_early
+      if (v == nullptr) continue;  // rle has no single_pass_wide, _early or _bulk; partition no _bulk
       SCOPED_TRACE(name);
       check_device(*v, in, stream());
     }
@@ -267,8 +269,24 @@ TEST_F(ComposeGpu, PublicApiDefaultsAndCountOnDevice) {
   TESSERA_CUDA(cudaDeviceSynchronize());
   const tessera::CompactOptions on{.stream = stream()};
 
+  EXPECT_EQ(tessera::compose_default_variant("compact", Dtype::i32, n), "single_pass_bulk");
+  EXPECT_EQ(tessera::compose_default_variant("compact", Dtype::i64, n), "single_pass_early");
   const auto k = tessera::compact_if(d_x.data(), n, d_y.data(), tessera::even<std::int32_t>(), on);
   EXPECT_EQ(k, std::count_if(x.begin(), x.end(), [](std::int32_t v) { return v % 2 == 0; }));
+  std::vector<std::int32_t> y(static_cast<std::size_t>(k));
+  d_y.download(y.data(), y.size());
+  std::vector<std::int32_t> want;
+  std::copy_if(x.begin(), x.end(), std::back_inserter(want), [](std::int32_t v) { return v % 2 == 0; });
+  EXPECT_EQ(y, want);
+  // Flagged compaction through the default: single_pass_bulk does not take
+  // flags, the API must route it to single_pass_early.
+  std::vector<std::uint8_t> fl(n);
+  for (std::size_t i = 0; i < n; ++i) fl[i] = static_cast<std::uint8_t>((x[i] >> 3) & 1);
+  DeviceBuffer<std::uint8_t> d_fl(n);
+  d_fl.upload(fl.data(), n);
+  TESSERA_CUDA(cudaDeviceSynchronize());
+  const auto kf = tessera::compact_flagged(d_x.data(), d_fl.data(), n, d_y.data(), on);
+  EXPECT_EQ(kf, std::count(fl.begin(), fl.end(), std::uint8_t{1}));
 
   tessera::unique_into(d_x.data(), n, d_y.data(), d_count.data(), on);
   std::int64_t count = 0;

@@ -67,10 +67,15 @@ std::string default_variant(Family f, Dtype t, std::size_t n) {
     case Family::map: return "vectorized";
     case Family::adjacent_difference: return "vectorized_shuffle";
     case Family::find_unique: return t == Dtype::u8 ? "flag_table_shared" : "sort_based";
-    // H100, 2^28 elements (docs/results/compose-h100-2026-11-23b.txt):
-    // single_pass_early 1.00-1.08x cub_select_if on float x>t (5/50/95%),
-    // 1.02-1.10x cub_select_unique on int32 runs; single_pass 0.85-0.98x.
+    // H100, 2^28 elements: compact of 4-byte keys by predicate,
+    // single_pass_bulk 1.03-1.23x cub_select_if on float x>t (5/50/95%,
+    // three runs; single_pass_early 1.00-1.09x in the same runs,
+    // docs/results/compose-bulk-h100-2026-11-23-*); unique and the other
+    // compactions, single_pass_early 1.02-1.10x cub_select_unique on int32
+    // runs (docs/results/compose-h100-2026-11-23b.txt). Flagged compaction:
+    // see default_variant_for.
     case Family::compact:
+      return t == Dtype::f32 || t == Dtype::i32 || t == Dtype::u32 ? "single_pass_bulk" : "single_pass_early";
     case Family::unique: return "single_pass_early";
     // Partition: single_pass_wide 1.03-1.04x cub_partition_if; the early
     // look-back lost 10% there (two output streams per tile).
@@ -81,6 +86,15 @@ std::string default_variant(Family f, Dtype t, std::size_t n) {
   if (f == Family::find_unique && t != Dtype::u8) return "cpu_reference";
   return "cpu_openmp";
 #endif
+}
+
+// The default for one call: single_pass_bulk takes compaction by predicate
+// only; flagged compaction goes to single_pass_early (1.07x
+// cub_select_flagged on the H100).
+std::string default_variant_for(const Spec& spec, std::size_t n) {
+  std::string v = default_variant(spec.family, spec.dtype, n);
+  if (spec.family == Family::compact && spec.flagged && v == "single_pass_bulk") v = "single_pass_early";
+  return v;
 }
 
 // Validates the call and picks the variant; throws Error naming the problem.
@@ -113,7 +127,7 @@ const Variant& resolve(const char* fn, const Spec& spec, const Buffers& b, const
                                         spec.family == Family::map ? " (only d_out == d_in is allowed)" : ""));
   }
 
-  const std::string chosen = name.empty() ? default_variant(spec.family, spec.dtype, n) : name;
+  const std::string chosen = name.empty() ? default_variant_for(spec, n) : name;
   const Variant* v = compose_impl::find_variant(spec.family, chosen);
   if (v == nullptr) {
     std::string names;

@@ -39,6 +39,7 @@ TESSERA_DECLARE_COMPOSE_RUNG(select_single_pass)         // 04_single_pass.cu
 TESSERA_DECLARE_COMPOSE_RUNG(select_single_pass_lean)    // 04_single_pass.cu (tuning alternative)
 TESSERA_DECLARE_COMPOSE_RUNG(select_single_pass_wide)    // 04_single_pass.cu (tuning alternative)
 TESSERA_DECLARE_COMPOSE_RUNG(select_single_pass_early)   // 05_single_pass_early.cu
+TESSERA_DECLARE_COMPOSE_RUNG(select_single_pass_bulk)    // 06_single_pass_bulk.cu (compact, unique)
 // src/cuda/find_unique
 TESSERA_DECLARE_COMPOSE_RUNG(find_unique_sort_based)         // 02_sort_based.cu
 TESSERA_DECLARE_COMPOSE_RUNG(find_unique_flag_table_global)  // 03_flag_table_global.cu

@@ -21,6 +21,7 @@ list(APPEND TESSERA_CUDA_SOURCES
   cuda/compact/03_two_pass.cu
   cuda/compact/04_single_pass.cu
   cuda/compact/05_single_pass_early.cu
+  cuda/compact/06_single_pass_bulk.cu
   cuda/find_unique/02_sort_based.cu
   cuda/find_unique/03_flag_table_global.cu
   cuda/find_unique/04_flag_table_shared.cu

@@ -71,21 +71,6 @@ using PolicyFor = EarlyPolicy<(PARTITION || (MODE == SelectMode::unique && sizeo
 template <class T, SelectMode MODE, bool PARTITION>
 using EarlyTile = gpu::SelectTile<T, MODE, PARTITION, PolicyFor<T, MODE, PARTITION>>;
 
-// One element stored with st.global.cs (evict-first), for 4- and 8-byte keys.
-template <class T>
-__device__ __forceinline__ void store_streaming(T* p, const T& v) {
-  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "4- or 8-byte keys");
-  if constexpr (sizeof(T) == 4) {
-    unsigned u;
-    memcpy(&u, &v, 4);
-    __stcs(reinterpret_cast<unsigned*>(p), u);
-  } else {
-    unsigned long long u;
-    memcpy(&u, &v, 8);
-    __stcs(reinterpret_cast<unsigned long long*>(p), u);
-  }
-}
-
 template <class T, SelectMode MODE, bool PARTITION, class P = PolicyFor<T, MODE, PARTITION>>
 __global__ __launch_bounds__(P::BLOCK_THREADS, P::MIN_BLOCKS) void select_single_pass_early_kernel(
     const T* __restrict__ in, const std::uint8_t* __restrict__ flags, T* __restrict__ out,
@@ -139,7 +124,7 @@ __global__ __launch_bounds__(P::BLOCK_THREADS, P::MIN_BLOCKS) void select_single
   if constexpr (PARTITION) {
     tile.write(storage, out, tiles, b, prefix);
   } else {
-    for (unsigned i = threadIdx.x; i < tile.count; i += BLOCK) store_streaming(out + prefix + i, storage.items[i]);
+    for (unsigned i = threadIdx.x; i < tile.count; i += BLOCK) gpu::store_streaming(out + prefix + i, storage.items[i]);
   }
   if (threadIdx.x == 0 && b + 1 == tiles.count) *count = static_cast<std::int64_t>(prefix + tile.count);
 }

@@ -22,6 +22,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "common/compose_ops.hpp"
 #include "cuda/common/aligned_tiles.cuh"
@@ -51,6 +52,21 @@ struct SelectPolicy {
   static constexpr int VECS = 4;
   static constexpr int LOOKBACK_PER_LANE = 4;  // 128 predecessors per look-back round trip
 };
+
+// One element stored with st.global.cs (evict-first), for 4- and 8-byte keys.
+template <class T>
+__device__ __forceinline__ void store_streaming(T* p, const T& v) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "4- or 8-byte keys");
+  if constexpr (sizeof(T) == 4) {
+    unsigned u;
+    memcpy(&u, &v, 4);
+    __stcs(reinterpret_cast<unsigned*>(p), u);
+  } else {
+    unsigned long long u;
+    memcpy(&u, &v, 8);
+    __stcs(reinterpret_cast<unsigned long long*>(p), u);
+  }
+}
 
 template <class T, SelectMode MODE, bool PARTITION, class Policy = SelectPolicy>
 struct SelectTile {
@@ -106,7 +122,7 @@ struct SelectTile {
   __device__ __forceinline__ void load(const T* __restrict__ in, const std::uint8_t* __restrict__ flags,
                                        const SelectParams<T>& p, const AlignedTiles& tiles, std::size_t b, bool full,
                                        bool vec_flags) {
-    const unsigned t = threadIdx.x, lane = t % 32;
+    const unsigned t = threadIdx.x;
     if (full) {
       load_striped<BLOCK, VECS>(in - tiles.pad + b * tiles.tile, x);  // 16-byte aligned
       // The element before each vector: the previous lane's last element, or,
@@ -116,37 +132,10 @@ struct SelectTile {
 #pragma unroll
         for (int k = 0; k < VECS; ++k) {
           const std::size_t first = tiles.element(b, slot(k, t, 0));
-          halo[k] = lane == 0 && first > 0 ? in[first - 1] : T(0);
+          halo[k] = t % 32 == 0 && first > 0 ? in[first - 1] : T(0);
         }
       }
-#pragma unroll
-      for (int k = 0; k < VECS; ++k) {
-        valid[k] = (1u << VEC) - 1;
-        unsigned m = 0;
-        if constexpr (MODE == SelectMode::predicate) {
-          m = passing_mask(p, x[k]);
-        } else if constexpr (MODE == SelectMode::flagged) {
-          const std::size_t first = tiles.element(b, slot(k, t, 0));
-          if (vec_flags) {
-            unsigned word;
-            if constexpr (VEC == 4) word = *reinterpret_cast<const unsigned*>(flags + first);
-            else word = *reinterpret_cast<const unsigned short*>(flags + first);
-#pragma unroll
-            for (int j = 0; j < VEC; ++j) m |= ((word >> (8 * j)) & 0xFFu) != 0 ? 1u << j : 0u;
-          } else {
-#pragma unroll
-            for (int j = 0; j < VEC; ++j) m |= flags[first + j] != 0 ? 1u << j : 0u;
-          }
-        } else {  // unique: x != its left neighbour (element 0 always starts a run)
-          T left = shfl_up_any(x[k][VEC - 1], 1);
-          if (lane == 0) left = halo[k];
-          const std::size_t first = tiles.element(b, slot(k, t, 0));
-          m |= first == 0 || differs(left, x[k][0]) ? 1u : 0u;
-#pragma unroll
-          for (int j = 1; j < VEC; ++j) m |= differs(x[k][j - 1], x[k][j]) ? 1u << j : 0u;
-        }
-        selected[k] = m;
-      }
+      select_full(flags, p, tiles, b, vec_flags, halo);
       return;
     }
     // First or last tile: element by element, only the slots [lo, hi).
@@ -170,6 +159,65 @@ struct SelectTile {
       }
       selected[k] = m;
       valid[k] = v;
+    }
+  }
+
+  // load()'s full-tile path for a tile already copied to shared memory:
+  // `staged` is its slot 0 (16-byte aligned). Conflict-free 16-byte reads
+  // (a warp reads 512 contiguous bytes per vector). `before`: the element
+  // before the tile (unique; any value when the tile starts the input).
+  __device__ __forceinline__ void load_shared(const T* staged, T before, const std::uint8_t* __restrict__ flags,
+                                              const SelectParams<T>& p, const AlignedTiles& tiles, std::size_t b,
+                                              bool vec_flags) {
+#pragma unroll
+    for (int k = 0; k < VECS; ++k) {
+      const uint4 q = *reinterpret_cast<const uint4*>(staged + slot(k, threadIdx.x, 0));
+      memcpy(x[k], &q, sizeof(q));
+    }
+    T halo[VECS] = {};
+    if constexpr (MODE == SelectMode::unique) {
+#pragma unroll
+      for (int k = 0; k < VECS; ++k) {
+        const std::size_t q = slot(k, threadIdx.x, 0);
+        halo[k] = q > 0 ? staged[q - 1] : before;  // used by lane 0 only
+      }
+    }
+    select_full(flags, p, tiles, b, vec_flags, halo);
+  }
+
+  // Which elements of a full tile (x loaded) are selected; halo[k]: the
+  // element before vector k of lane 0 (unique).
+  __device__ __forceinline__ void select_full(const std::uint8_t* __restrict__ flags, const SelectParams<T>& p,
+                                              const AlignedTiles& tiles, std::size_t b, bool vec_flags,
+                                              const T (&halo)[VECS]) {
+    const unsigned t = threadIdx.x, lane = t % 32;
+#pragma unroll
+    for (int k = 0; k < VECS; ++k) {
+      valid[k] = (1u << VEC) - 1;
+      unsigned m = 0;
+      if constexpr (MODE == SelectMode::predicate) {
+        m = passing_mask(p, x[k]);
+      } else if constexpr (MODE == SelectMode::flagged) {
+        const std::size_t first = tiles.element(b, slot(k, t, 0));
+        if (vec_flags) {
+          unsigned word;
+          if constexpr (VEC == 4) word = *reinterpret_cast<const unsigned*>(flags + first);
+          else word = *reinterpret_cast<const unsigned short*>(flags + first);
+#pragma unroll
+          for (int j = 0; j < VEC; ++j) m |= ((word >> (8 * j)) & 0xFFu) != 0 ? 1u << j : 0u;
+        } else {
+#pragma unroll
+          for (int j = 0; j < VEC; ++j) m |= flags[first + j] != 0 ? 1u << j : 0u;
+        }
+      } else {  // unique: x != its left neighbour (element 0 always starts a run)
+        T left = shfl_up_any(x[k][VEC - 1], 1);
+        if (lane == 0) left = halo[k];
+        const std::size_t first = tiles.element(b, slot(k, t, 0));
+        m |= first == 0 || differs(left, x[k][0]) ? 1u : 0u;
+#pragma unroll
+        for (int j = 1; j < VEC; ++j) m |= differs(x[k][j - 1], x[k][j]) ? 1u << j : 0u;
+      }
+      selected[k] = m;
     }
   }
 

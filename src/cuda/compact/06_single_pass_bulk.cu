@@ -1,0 +1,328 @@
+// Compact / unique step 4 refinement (variant single_pass_bulk): the select
+// tile of single_pass_early (512 x 4 16-byte vectors: 32 KiB of keys) run by
+// the scan's warp-specialised persistent look-back (src/cuda/scan/
+// lookback_bulk.cuh explains the roles and why: 92% of copy there against
+// 84% for the early look-back). One block per SM:
+//   - producer warp: claims the next tile when a buffer is free and bulk-
+//     copies (TMA) the whole tile into it (partial end tiles: none, the
+//     others read them from global memory);
+//   - aggregator warp: counts the tile's selected elements from shared
+//     memory as soon as it lands (the same predicate or neighbour test as
+//     the tile's) and publishes the count;
+//   - look-back warp: in tile order, the 64-bit exclusive count before the
+//     tile (sparse 32-slot look-back), published inclusive, handed over;
+//   - 512 consumer threads: select from shared memory (SelectTile::
+//     load_shared), rank with one consumer-only barrier, release the buffer,
+//     stage the selected elements in output order and store them with
+//     st.global.cs.
+// Same outputs, count and status protocol as single_pass_early; compact by
+// predicate and unique (flagged compaction and partition keep
+// single_pass_early and single_pass_wide). For unique the aggregator also
+// hands the consumers the element before the tile, so that no consumer waits
+// on a global load. Below sm_90, or without 160 KiB of shared memory
+// per block, the rung runs single_pass_early.
+//
+// Expected (H100, 2^28, 50% selected): compact float 84-90% of copy
+// (1.1-1.2x cub_select_if at ~76%), unique int32 82-88% (1.1-1.2x
+// cub_select_unique at ~74%).
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "cuda/common/count_status.cuh"
+#include "cuda/common/launch.cuh"
+#include "cuda/common/lookback_sparse.cuh"
+#include "cuda/common/mbarrier.cuh"
+#include "cuda/common/multipass.cuh"
+#include "cuda/compose/select_dispatch.cuh"
+#include "patterns/compose_rungs.hpp"
+#include "tessera/core/cuda_check.hpp"
+
+namespace tessera::compose_impl {
+
+namespace {
+
+using gpu::SelectMode;
+
+struct BulkPolicy {
+  static constexpr int BLOCK_THREADS = 512;  // consumers
+  static constexpr int VECS = 4;
+};
+constexpr int ROLE_WARPS = 3;  // producer, aggregator, look-back
+constexpr int BUFFERS = 4;
+template <class T>
+constexpr unsigned HEAD_OF = 16 / sizeof(T);  // elements in a buffer's 16-byte head
+
+template <class T, SelectMode MODE>
+using BulkTile = gpu::SelectTile<T, MODE, false, BulkPolicy>;
+
+// Selected elements of tile b counted by one warp, from the shared copy
+// `staged` (full tiles; for unique staged[-1] is the element before tile
+// b > 0) or from global memory (partial ones). Predicate and unique modes.
+template <class T, SelectMode MODE>
+__device__ __forceinline__ unsigned warp_count_selected(const T* staged, bool whole, const T* __restrict__ in,
+                                                        const gpu::SelectParams<T>& p, const gpu::AlignedTiles& tiles,
+                                                        std::size_t b, unsigned lane) {
+  using Tile = BulkTile<T, MODE>;
+  constexpr int VEC = Tile::VEC;
+  unsigned count = 0;
+  if (whole) {
+    for (std::size_t q = lane * VEC; q < Tile::TILE; q += 32 * VEC) {
+      T v[VEC];
+      const uint4 w = *reinterpret_cast<const uint4*>(staged + q);
+      memcpy(v, &w, sizeof(w));
+      unsigned m = 0;
+      if constexpr (MODE == SelectMode::predicate) {
+        m = Tile::passing_mask(p, v);
+      } else {
+        const std::size_t first = tiles.element(b, q);
+        const T left = first > 0 ? staged[static_cast<std::ptrdiff_t>(q) - 1] : T(0);  // staged[-1]: the head
+        m |= first == 0 || gpu::differs(left, v[0]) ? 1u : 0u;
+#pragma unroll
+        for (int j = 1; j < VEC; ++j) m |= gpu::differs(v[j - 1], v[j]) ? 1u << j : 0u;
+      }
+      count += __popc(m);
+    }
+  } else {
+    const std::size_t lo = tiles.lo(b), hi = tiles.hi(b);
+    for (std::size_t q = lo + lane; q < hi; q += 32) {
+      const std::size_t i = tiles.element(b, q);
+      bool s;
+      if constexpr (MODE == SelectMode::predicate) s = gpu::passes(p.pred, in[i], p.threshold);
+      else s = i == 0 || gpu::differs(in[i - 1], in[i]);
+      count += s ? 1u : 0u;
+    }
+  }
+#pragma unroll
+  for (int d = 16; d > 0; d /= 2) count += __shfl_xor_sync(0xFFFFFFFFu, count, d);
+  return count;
+}
+
+template <class T, SelectMode MODE>
+__global__ __launch_bounds__(BulkPolicy::BLOCK_THREADS + 32 * ROLE_WARPS, 1) void select_single_pass_bulk_kernel(
+    const T* __restrict__ in, const std::uint8_t* __restrict__ flags, T* __restrict__ out,
+    std::int64_t* __restrict__ count, gpu::SelectParams<T> params, gpu::AlignedTiles tiles, bool vec_in,
+    bool vec_flags, gpu::CountStatus status, unsigned* __restrict__ tile_counter) {
+#if TESSERA_MBARRIER
+  using Tile = BulkTile<T, MODE>;
+  constexpr int BLOCK = Tile::BLOCK;
+  constexpr int WARPS = BLOCK / 32;
+  constexpr int PRODUCER = WARPS, AGGREGATOR = WARPS + 1, LOOKBACK = WARPS + 2;
+  constexpr unsigned TILE_BYTES = static_cast<unsigned>(Tile::TILE * sizeof(T));
+  constexpr unsigned HEAD = HEAD_OF<T>;
+
+  extern __shared__ __align__(128) unsigned char s_dynamic[];
+  // BUFFERS buffers of HEAD + TILE elements: the tile at staged(b), after a
+  // 16-byte head that holds, for unique, the 16 bytes before the tile (its
+  // left neighbour at staged(b)[-1]; copied with the tile, so no role waits
+  // on a global load for it).
+  auto staged = [&](unsigned b) { return reinterpret_cast<T*>(s_dynamic) + b * (HEAD + Tile::TILE) + HEAD; };
+  __shared__ typename Tile::Storage storage;      // the staged output of the consumers' current tile
+  __shared__ std::uint64_t full[BUFFERS], empty[BUFFERS], count_ready[BUFFERS], prefix_ready[BUFFERS];
+  __shared__ unsigned s_tile[BUFFERS], s_count[BUFFERS];
+  __shared__ unsigned long long s_prefix[BUFFERS];
+
+  if (threadIdx.x == 0) {
+    for (int b = 0; b < BUFFERS; ++b) {
+      gpu::mbar_init(&full[b], 1);
+      gpu::mbar_init(&empty[b], 2);  // consumers, aggregator
+      gpu::mbar_init(&count_ready[b], 1);
+      gpu::mbar_init(&prefix_ready[b], 1);
+    }
+    gpu::mbar_init_fence();
+  }
+  __syncthreads();  // the only block-wide barrier
+
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const unsigned n_tiles = static_cast<unsigned>(tiles.count);
+  auto bulk_tile = [&](unsigned t) { return vec_in && tiles.full(t); };
+
+  if (warp == PRODUCER) {
+    if (lane == 0) {
+      for (unsigned i = 0;; ++i) {
+        const unsigned b = i % BUFFERS;
+        if (i >= BUFFERS) gpu::mbar_wait(&empty[b], (i / BUFFERS - 1) & 1u);
+        const unsigned t = atomicAdd(tile_counter, 1u);
+        s_tile[b] = t;  // >= n_tiles: the end, for every role
+        if (t < n_tiles && bulk_tile(t)) {
+          const T* src = in - tiles.pad + t * tiles.tile;  // 16-byte aligned
+          // unique, t > 0: the 16 bytes before the tile too (inside the
+          // input: a full tile t > 0 starts >= TILE - pad elements in).
+          const unsigned head = MODE == SelectMode::unique && t > 0 ? HEAD : 0u;
+          gpu::mbar_arrive_expect_tx(&full[b], TILE_BYTES + head * sizeof(T));
+          gpu::bulk_copy_to_shared(staged(b) - head, src - head, TILE_BYTES + head * sizeof(T), &full[b]);
+        } else {
+          gpu::mbar_arrive(&full[b]);
+        }
+        if (t >= n_tiles) break;
+      }
+    }
+    return;
+  }
+
+  if (warp == AGGREGATOR) {
+    for (unsigned i = 0;; ++i) {
+      const unsigned b = i % BUFFERS, parity = (i / BUFFERS) & 1u;
+      gpu::mbar_wait(&full[b], parity);
+      const unsigned t = s_tile[b];
+      if (t >= n_tiles) {
+        if (lane == 0) gpu::mbar_arrive(&count_ready[b]);
+        break;
+      }
+      const unsigned c = warp_count_selected<T, MODE>(staged(b), bulk_tile(t), in, params, tiles, t, lane);
+      __syncwarp();  // every lane's reads of the buffer are done
+      if (lane == 0) {
+        status.publish(t, t == 0 ? gpu::TILE_INCLUSIVE : gpu::TILE_AGGREGATE, c);
+        s_count[b] = c;
+
+        gpu::mbar_arrive(&empty[b]);
+        gpu::mbar_arrive(&count_ready[b]);
+      }
+    }
+    return;
+  }
+
+  if (warp == LOOKBACK) {
+    for (unsigned i = 0;; ++i) {
+      const unsigned b = i % BUFFERS, parity = (i / BUFFERS) & 1u;
+      gpu::mbar_wait(&count_ready[b], parity);
+      const unsigned t = s_tile[b];
+      if (t < n_tiles) {
+        unsigned long long prefix = 0;
+        if (t > 0) {
+          prefix = gpu::warp_lookback_sparse(status, t, gpu::SumU64{});
+          if (lane == 0) status.publish(t, gpu::TILE_INCLUSIVE, prefix + s_count[b]);
+        }
+        if (lane == 0) s_prefix[b] = prefix;
+      }
+      __syncwarp();
+      if (lane == 0) gpu::mbar_arrive(&prefix_ready[b]);
+      if (t >= n_tiles) break;
+    }
+    return;
+  }
+
+  // ---- consumers -----------------------------------------------------------------
+  for (unsigned i = 0;; ++i) {
+    const unsigned b = i % BUFFERS, parity = (i / BUFFERS) & 1u;
+    gpu::mbar_wait(&full[b], parity);
+    const unsigned t = s_tile[b];
+    if (t >= n_tiles) break;
+    Tile tile;
+    if (bulk_tile(t)) {
+      const T before = t > 0 ? staged(b)[-1] : T(0);  // unique (tile 0's first element is always a head)
+      tile.load_shared(staged(b), before, flags, params, tiles, t, vec_flags);
+    } else {
+      tile.load(in, flags, params, tiles, t, false, vec_flags);
+    }
+    // The prefix before the buffer is released: the look-back warp rewrites
+    // s_prefix[b] once the buffer holds its next tile. Usually long known.
+    gpu::mbar_wait(&prefix_ready[b], parity);
+    const unsigned long long prefix = s_prefix[b];
+    // Rank: Tile::rank's block scan with a consumer-only barrier.
+    unsigned long long word = 0;
+#pragma unroll
+    for (int k = 0; k < Tile::VECS; ++k) word |= gpu::swar_put(k, __popc(tile.selected[k]));
+    const unsigned long long inclusive = gpu::warp_inclusive_scan(word, gpu::SumU64{});
+    if (lane == 31) storage.warp_totals[warp] = inclusive;
+    // Consumers only. A consumer passes it once every consumer has read the
+    // buffer and the prefix, written its warp total and finished storing the
+    // previous tile from `storage.items` (so staging below is safe) and
+    // reading the previous warp totals.
+    asm volatile("bar.sync 1, %0;\n" ::"r"(BLOCK) : "memory");
+    if (threadIdx.x == 0) gpu::mbar_arrive(&empty[b]);
+    unsigned long long total;
+    const unsigned long long warp_prefix = gpu::warp_prefix_from_totals<BLOCK>(storage.warp_totals, gpu::SumU64{}, total);
+    const unsigned long long lane_prefix = gpu::warp_exclusive_from_inclusive(inclusive, gpu::SumU64{});
+    tile.exclusive = warp == 0 ? lane_prefix : (lane == 0 ? warp_prefix : warp_prefix + lane_prefix);
+    tile.total = total;
+    tile.count = gpu::swar_total(total);
+    tile.stage(storage, tiles, t);
+    asm volatile("bar.sync 1, %0;\n" ::"r"(BLOCK) : "memory");  // the staged tile is visible
+    for (unsigned k = threadIdx.x; k < tile.count; k += BLOCK) gpu::store_streaming(out + prefix + k, storage.items[k]);
+    if (threadIdx.x == 0 && t + 1 == n_tiles) *count = static_cast<std::int64_t>(prefix + tile.count);
+  }
+#else
+  (void)in, (void)flags, (void)out, (void)count, (void)params, (void)tiles, (void)vec_in, (void)vec_flags,
+      (void)status, (void)tile_counter;
+  __trap();  // sm_90+ only: the host never launches it elsewhere
+#endif
+}
+
+constexpr std::size_t COUNTER_BYTES = gpu::align_workspace(sizeof(unsigned));
+
+template <class T, SelectMode MODE>
+constexpr std::size_t dynamic_smem() {
+  return static_cast<std::size_t>(BUFFERS) * (HEAD_OF<T> + BulkTile<T, MODE>::TILE) * sizeof(T);
+}
+
+// Bulk copies (sm_90+) and the buffers plus the staging tile within what a
+// block may opt in to.
+bool bulk_kernel_fits(std::size_t need) {
+  int device = 0, major = 0, optin = 0;
+  TESSERA_CUDA(cudaGetDevice(&device));
+  TESSERA_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  TESSERA_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  return major >= 9 && static_cast<std::size_t>(optin) >= need;
+}
+
+// Compact by predicate and unique. Flagged compaction is not taken: the
+// aggregator's byte-wise flag reads made it 0.50x cub_select_flagged on the
+// H100 (single_pass_early: 1.07x).
+bool takes(const Spec& s) {
+  return ((s.family == Family::compact && !s.flagged) || s.family == Family::unique) && family_supports(s);
+}
+
+}  // namespace
+
+void run_select_single_pass_bulk(const Call& call) {
+  const Spec& s = call.spec;
+  if (!takes(s)) throw Error("select variant 'single_pass_bulk' runs compact by predicate and unique only");
+  if (s.n == 0) {
+    TESSERA_CUDA(cudaMemsetAsync(call.count, 0, sizeof(std::int64_t), call.stream));
+    return;
+  }
+  bool ran = false;
+  dispatch_select(s, [&]<class T, SelectMode MODE, bool PARTITION>() {
+    if constexpr (!PARTITION && MODE != SelectMode::flagged) {
+      using Tile = BulkTile<T, MODE>;
+      constexpr std::size_t smem = dynamic_smem<T, MODE>();
+      if (!bulk_kernel_fits(smem + sizeof(typename Tile::Storage) + 1024)) return;
+      auto kernel = select_single_pass_bulk_kernel<T, MODE>;
+      TESSERA_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+      const SelectLaunch<T, Tile> l(call, "select_single_pass_bulk_kernel");
+      int device = 0, sms = 0;
+      TESSERA_CUDA(cudaGetDevice(&device));
+      TESSERA_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+      const unsigned grid = l.tiles.count < static_cast<std::size_t>(sms) ? static_cast<unsigned>(l.tiles.count)
+                                                                           : static_cast<unsigned>(sms);
+      const std::size_t slots = gpu::CountStatus::bytes(l.tiles.count);
+      TESSERA_CUDA(cudaMemsetAsync(call.workspace, 0, COUNTER_BYTES + slots, call.stream));
+      const gpu::CountStatus status(gpu::workspace_at<unsigned char>(call.workspace, COUNTER_BYTES), l.tiles.count);
+      detail::launch("select_single_pass_bulk_kernel", kernel, dim3(grid), dim3(Tile::BLOCK + 32 * ROLE_WARPS), smem,
+                     call.stream, s.n, static_cast<const T*>(call.in), call.flags, static_cast<T*>(call.out),
+                     call.count, l.params, l.tiles, l.vec_in, l.vec_flags, status,
+                     gpu::workspace_at<unsigned>(call.workspace, 0));
+      ran = true;
+    }
+  });
+  if (!ran) run_select_single_pass_early(call);
+}
+
+// The larger of this rung's and single_pass_early's workspace (its fallback).
+std::size_t ws_select_single_pass_bulk(const Spec& s) {
+  if (s.n == 0) return 0;
+  std::size_t tiles = 0;
+  dispatch_select(s, [&]<class T, SelectMode MODE, bool PARTITION>() {
+    if constexpr (!PARTITION && MODE != SelectMode::flagged)
+      tiles = gpu::max_aligned_tiles<T>(s.n, BulkTile<T, MODE>::TILE);
+  });
+  const std::size_t own = COUNTER_BYTES + gpu::CountStatus::bytes(tiles);
+  const std::size_t early = ws_select_single_pass_early(s);
+  return own > early ? own : early;
+}
+
+bool supports_select_single_pass_bulk(const Spec& s) { return takes(s); }
+
+}  // namespace tessera::compose_impl
