@@ -14,7 +14,12 @@
 // sm_90 or newer (TESSERA_MBARRIER).
 #pragma once
 
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
 #include <cstdint>
+
+#include "tessera/core/cuda_check.hpp"
 
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
 #define TESSERA_MBARRIER 1
@@ -23,6 +28,18 @@
 #endif
 
 namespace tessera::gpu {
+
+// Host: whether a bulk-copy kernel with `shared_bytes` of shared memory per
+// block (static and dynamic) can run on the current device: sm_90 or newer,
+// and within what a block may opt in to (227 KiB on the H100; less on some
+// later parts). Callers fall back to a kernel without bulk copies otherwise.
+inline bool bulk_kernel_fits(std::size_t shared_bytes) {
+  int device = 0, major = 0, optin = 0;
+  TESSERA_CUDA(cudaGetDevice(&device));
+  TESSERA_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  TESSERA_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  return major >= 9 && static_cast<std::size_t>(optin) >= shared_bytes;
+}
 
 __device__ __forceinline__ unsigned smem_address(const void* p) {
   return static_cast<unsigned>(__cvta_generic_to_shared(p));

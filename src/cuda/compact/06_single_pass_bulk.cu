@@ -31,6 +31,7 @@
 #include <cstring>
 
 #include "cuda/common/count_status.cuh"
+#include "cuda/common/device.cuh"
 #include "cuda/common/launch.cuh"
 #include "cuda/common/lookback_sparse.cuh"
 #include "cuda/common/mbarrier.cuh"
@@ -257,16 +258,6 @@ constexpr std::size_t dynamic_smem() {
   return static_cast<std::size_t>(BUFFERS) * (HEAD_OF<T> + BulkTile<T, MODE>::TILE) * sizeof(T);
 }
 
-// Bulk copies (sm_90+) and the buffers plus the staging tile within what a
-// block may opt in to.
-bool bulk_kernel_fits(std::size_t need) {
-  int device = 0, major = 0, optin = 0;
-  TESSERA_CUDA(cudaGetDevice(&device));
-  TESSERA_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  TESSERA_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  return major >= 9 && static_cast<std::size_t>(optin) >= need;
-}
-
 // Compact by predicate and unique. Flagged compaction is not taken: the
 // aggregator's byte-wise flag reads made it 0.50x cub_select_flagged on the
 // H100 (single_pass_early: 1.07x).
@@ -288,15 +279,12 @@ void run_select_single_pass_bulk(const Call& call) {
     if constexpr (!PARTITION && MODE != SelectMode::flagged) {
       using Tile = BulkTile<T, MODE>;
       constexpr std::size_t smem = dynamic_smem<T, MODE>();
-      if (!bulk_kernel_fits(smem + sizeof(typename Tile::Storage) + 1024)) return;
+      if (!gpu::bulk_kernel_fits(smem + sizeof(typename Tile::Storage) + 1024)) return;  // buffers, staging, barriers
       auto kernel = select_single_pass_bulk_kernel<T, MODE>;
       TESSERA_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
       const SelectLaunch<T, Tile> l(call, "select_single_pass_bulk_kernel");
-      int device = 0, sms = 0;
-      TESSERA_CUDA(cudaGetDevice(&device));
-      TESSERA_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-      const unsigned grid = l.tiles.count < static_cast<std::size_t>(sms) ? static_cast<unsigned>(l.tiles.count)
-                                                                           : static_cast<unsigned>(sms);
+      const auto sms = static_cast<std::size_t>(gpu::sm_count());  // one persistent block per SM
+      const unsigned grid = static_cast<unsigned>(l.tiles.count < sms ? l.tiles.count : sms);
       const std::size_t slots = gpu::CountStatus::bytes(l.tiles.count);
       TESSERA_CUDA(cudaMemsetAsync(call.workspace, 0, COUNTER_BYTES + slots, call.stream));
       const gpu::CountStatus status(gpu::workspace_at<unsigned char>(call.workspace, COUNTER_BYTES), l.tiles.count);

@@ -33,17 +33,8 @@ static_assert(gpu::bulk_scan_smem_bytes<BulkConsumers, BULK_BUFFERS>() == 192 * 
 // lookback_early_publish's policy: the fallback below sm_90, same tiles.
 using EarlyFallback = gpu::LookbackPolicy<256, 12, 1, 2, gpu::CacheHint::streaming>;
 
-// Bulk copies (sm_90+) and the 4 buffers plus ~1.3 KiB of static shared
-// memory within what a block may opt in to (227 KiB on the H100; less on
-// some later parts).
-bool bulk_kernel_fits() {
-  int device = 0, major = 0, optin = 0;
-  TESSERA_CUDA(cudaGetDevice(&device));
-  TESSERA_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  TESSERA_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  constexpr std::size_t need = gpu::bulk_scan_smem_bytes<BulkConsumers, BULK_BUFFERS>() + 4 * 1024;
-  return major >= 9 && static_cast<std::size_t>(optin) >= need;
-}
+// The 4 buffers plus ~1.3 KiB of static shared memory.
+constexpr std::size_t BULK_SHARED_BYTES = gpu::bulk_scan_smem_bytes<BulkConsumers, BULK_BUFFERS>() + 4 * 1024;
 
 template <int PER_LANE>
 void run_bulk(const char* variant, const ScanCall& call) {
@@ -53,7 +44,7 @@ void run_bulk(const char* variant, const ScanCall& call) {
       using S = ScanOf<R>;
       const auto* in = static_cast<const typename S::in_t*>(call.in);
       auto* out = static_cast<typename S::out_t*>(call.out);
-      if (bulk_kernel_fits())
+      if (gpu::bulk_kernel_fits(BULK_SHARED_BYTES))
         run_lookback_bulk<BulkConsumers, BULK_BUFFERS, PER_LANE>("scan_lookback_bulk_kernel", S{}, in, out,
                                                                  call.spec.n, call.spec.exclusive, call.workspace,
                                                                  call.stream);

@@ -62,6 +62,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "cuda/common/device.cuh"
 #include "cuda/common/launch.cuh"
 #include "cuda/common/lookback_sparse.cuh"
 #include "cuda/common/mbarrier.cuh"
@@ -274,10 +275,8 @@ void run_lookback_bulk(const char* kernel_name, const F& f, const typename F::in
   constexpr std::size_t smem = gpu::bulk_scan_smem_bytes<P, NBUF>();
   TESSERA_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
   const gpu::ScanLayout layout = L::layout(in, out, n, exclusive);
-  int device = 0, sms = 0;
-  TESSERA_CUDA(cudaGetDevice(&device));
-  TESSERA_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const std::size_t blocks = layout.tiles < static_cast<unsigned>(sms) ? layout.tiles : static_cast<std::size_t>(sms);
+  const auto sms = static_cast<std::size_t>(gpu::sm_count());  // one persistent block per SM
+  const std::size_t blocks = layout.tiles < sms ? layout.tiles : sms;
   const unsigned grid = gpu::checked_grid(blocks, kernel_name, n);
   TESSERA_CUDA(cudaMemsetAsync(workspace, 0, L::clear_bytes(layout), stream));
   detail::launch(kernel_name, kernel, dim3(grid), dim3(P::THREADS + 32 * gpu::BULK_SCAN_ROLE_WARPS), smem, stream, n,
