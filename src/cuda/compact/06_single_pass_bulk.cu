@@ -121,10 +121,13 @@ __global__ __launch_bounds__(BulkPolicy::BLOCK_THREADS + 32 * ROLE_WARPS, 1) voi
 
   extern __shared__ __align__(128) unsigned char s_dynamic[];
   // BUFFERS buffers of HEAD + TILE elements: the tile at staged(b), after a
-  // 16-byte head that holds, for unique, the 16 bytes before the tile (its
-  // left neighbour at staged(b)[-1]; copied with the tile, so no role waits
-  // on a global load for it).
-  auto staged = [&](unsigned b) { return reinterpret_cast<T*>(s_dynamic) + b * (HEAD + Tile::TILE) + HEAD; };
+  // 128-byte head whose last 16 bytes hold, for unique, the 16 bytes before
+  // the tile (its left neighbour at staged(b)[-1]; copied with the tile, so
+  // no role waits on a global load for it).
+  // The buffers start at the first 128-byte boundary of the dynamic shared
+  // memory (its declared alignment is not a promise; 128 bytes are spare).
+  T* const buffers = reinterpret_cast<T*>((reinterpret_cast<std::uintptr_t>(s_dynamic) + 127) & ~std::uintptr_t{127});
+  auto staged = [&](unsigned b) { return buffers + b * (HEAD + Tile::TILE) + HEAD; };
   __shared__ typename Tile::Storage storage;      // the staged output of the consumers' current tile
   __shared__ std::uint64_t full[BUFFERS], empty[BUFFERS], count_ready[BUFFERS], prefix_ready[BUFFERS];
   __shared__ unsigned s_tile[BUFFERS], s_count[BUFFERS];
@@ -155,10 +158,14 @@ __global__ __launch_bounds__(BulkPolicy::BLOCK_THREADS + 32 * ROLE_WARPS, 1) voi
         if (t < n_tiles && bulk_tile(t)) {
           const T* src = in - tiles.pad + t * tiles.tile;  // 16-byte aligned
           // unique, t > 0: the 16 bytes before the tile too (inside the
-          // input: a full tile t > 0 starts >= TILE - pad elements in).
-          const unsigned head = MODE == SelectMode::unique && t > 0 ? NEIGHBOUR_OF<T> : 0u;
-          gpu::mbar_arrive_expect_tx(&full[b], TILE_BYTES + head * sizeof(T));
-          gpu::bulk_copy_to_shared(staged(b) - head, src - head, TILE_BYTES + head * sizeof(T), &full[b]);
+          // input: a full tile t > 0 starts >= TILE - pad elements in), in
+          // a copy of their own so that the tile's stays 128-byte aligned.
+          const bool neighbour = MODE == SelectMode::unique && t > 0;
+          constexpr unsigned NEIGHBOUR_BYTES = NEIGHBOUR_OF<T> * sizeof(T);
+          gpu::mbar_arrive_expect_tx(&full[b], TILE_BYTES + (neighbour ? NEIGHBOUR_BYTES : 0u));
+          if (neighbour)
+            gpu::bulk_copy_to_shared(staged(b) - NEIGHBOUR_OF<T>, src - NEIGHBOUR_OF<T>, NEIGHBOUR_BYTES, &full[b]);
+          gpu::bulk_copy_to_shared(staged(b), src, TILE_BYTES, &full[b]);
         } else {
           gpu::mbar_arrive(&full[b]);
         }
@@ -261,7 +268,7 @@ constexpr std::size_t COUNTER_BYTES = gpu::align_workspace(sizeof(unsigned));
 
 template <class T, SelectMode MODE>
 constexpr std::size_t dynamic_smem() {
-  return static_cast<std::size_t>(BUFFERS) * (HEAD_OF<T> + BulkTile<T, MODE>::TILE) * sizeof(T);
+  return static_cast<std::size_t>(BUFFERS) * (HEAD_OF<T> + BulkTile<T, MODE>::TILE) * sizeof(T) + 128;
 }
 
 // Compact by predicate and unique. Flagged compaction is not taken: the
