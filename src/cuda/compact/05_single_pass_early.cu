@@ -77,7 +77,6 @@ __global__ __launch_bounds__(P::BLOCK_THREADS, P::MIN_BLOCKS) void select_single
     std::int64_t* __restrict__ count, gpu::SelectParams<T> params, gpu::AlignedTiles tiles, bool vec_in,
     bool vec_flags, gpu::CountStatus status, unsigned* __restrict__ tile_counter) {
   using Tile = EarlyTile<T, MODE, PARTITION>;
-  constexpr int BLOCK = Tile::BLOCK;
   __shared__ typename Tile::Storage storage;
   __shared__ unsigned tile_slot;
   __shared__ unsigned long long tile_prefix;
@@ -124,7 +123,12 @@ __global__ __launch_bounds__(P::BLOCK_THREADS, P::MIN_BLOCKS) void select_single
   if constexpr (PARTITION) {
     tile.write(storage, out, tiles, b, prefix);
   } else {
-    for (unsigned i = threadIdx.x; i < tile.count; i += BLOCK) gpu::store_streaming(out + prefix + i, storage.items[i]);
+    // Element-wise: write_vectors (aligned 16-byte stores spliced with
+    // shuffles) measured slower here (compact 50% 74.6% of copy against
+    // 75.7%, unique 74.6% against 75.6% on the H100): this loop runs after
+    // the look-back, on the critical path.
+    for (unsigned i = threadIdx.x; i < tile.count; i += Tile::BLOCK)
+      gpu::store_streaming(out + prefix + i, storage.items[i]);
   }
   if (threadIdx.x == 0 && b + 1 == tiles.count) *count = static_cast<std::int64_t>(prefix + tile.count);
 }

@@ -22,9 +22,9 @@
 // on a global load. Below sm_90, or without 160 KiB of shared memory
 // per block, the rung runs single_pass_early.
 //
-// Expected (H100, 2^28, 50% selected): compact float 84-90% of copy
-// (1.1-1.2x cub_select_if at ~76%), unique int32 82-88% (1.1-1.2x
-// cub_select_unique at ~74%).
+// Measured (H100, 2^28; docs/compose.md): compact float x>t 5 / 50 / 95%
+// at 71 / 83 / 88% of copy, 1.14 / 1.09 / 1.19x cub_select_if; unique int32
+// runs below single_pass_early at 5 and 50% (0.86 / 0.97x CUB).
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -159,13 +159,12 @@ __global__ __launch_bounds__(BulkPolicy::BLOCK_THREADS + 32 * ROLE_WARPS, 1) voi
           const T* src = in - tiles.pad + t * tiles.tile;  // 16-byte aligned
           // unique, t > 0: the 16 bytes before the tile too (inside the
           // input: a full tile t > 0 starts >= TILE - pad elements in), in
-          // a copy of their own so that the tile's stays 128-byte aligned.
-          const bool neighbour = MODE == SelectMode::unique && t > 0;
-          constexpr unsigned NEIGHBOUR_BYTES = NEIGHBOUR_OF<T> * sizeof(T);
-          gpu::mbar_arrive_expect_tx(&full[b], TILE_BYTES + (neighbour ? NEIGHBOUR_BYTES : 0u));
-          if (neighbour)
-            gpu::bulk_copy_to_shared(staged(b) - NEIGHBOUR_OF<T>, src - NEIGHBOUR_OF<T>, NEIGHBOUR_BYTES, &full[b]);
-          gpu::bulk_copy_to_shared(staged(b), src, TILE_BYTES, &full[b]);
+          // the same copy (a 16-byte copy of their own, which kept the
+          // tile's copy 128-byte aligned, measured unique 50% at 70.9% of
+          // copy against 73.5%).
+          const unsigned before = MODE == SelectMode::unique && t > 0 ? NEIGHBOUR_OF<T> : 0u;
+          gpu::mbar_arrive_expect_tx(&full[b], TILE_BYTES + before * sizeof(T));
+          gpu::bulk_copy_to_shared(staged(b) - before, src - before, TILE_BYTES + before * sizeof(T), &full[b]);
         } else {
           gpu::mbar_arrive(&full[b]);
         }
@@ -254,7 +253,7 @@ __global__ __launch_bounds__(BulkPolicy::BLOCK_THREADS + 32 * ROLE_WARPS, 1) voi
     tile.count = gpu::swar_total(total);
     tile.stage(storage, tiles, t);
     asm volatile("bar.sync 1, %0;\n" ::"r"(BLOCK) : "memory");  // the staged tile is visible
-    for (unsigned k = threadIdx.x; k < tile.count; k += BLOCK) gpu::store_streaming(out + prefix + k, storage.items[k]);
+    tile.write_vectors(storage, out, prefix);
     if (threadIdx.x == 0 && t + 1 == n_tiles) *count = static_cast<std::int64_t>(prefix + tile.count);
   }
 #else

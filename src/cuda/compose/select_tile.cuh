@@ -79,7 +79,7 @@ struct SelectTile {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8, "select tiles: 4- or 8-byte keys");
 
   struct Storage {
-    T items[TILE];  // the staged tile, in output order
+    alignas(16) T items[TILE + VEC];  // the staged tile, in output order (+ VEC: write_vectors reads whole vectors)
     unsigned long long warp_totals[BLOCK / 32];
   };
 
@@ -257,6 +257,59 @@ struct SelectTile {
         }
       }
       before += swar_field(total, k);
+    }
+  }
+
+  // Writes a compaction's staged tile (items[0, count)) to out[prefix ...]
+  // as whole aligned 16-byte vectors with streaming stores (a quarter of
+  // write()'s store instructions; the partial vectors at the ends element by
+  // element). Output vector v holds staged items [v * VEC - shift, + VEC),
+  // shift = out[prefix]'s place in its vector: thread v reads the aligned
+  // staged vector v (conflict-free), takes vector v - 1 from the lane below
+  // and splices the two. Every thread of the block calls it.
+  __device__ __forceinline__ void write_vectors(const Storage& s, T* __restrict__ out,
+                                                unsigned long long prefix) const {
+    static_assert(!PARTITION, "compaction only");
+    using V = uint4;
+    constexpr unsigned W = VEC;  // elements per vector
+    const unsigned shift = static_cast<unsigned>((reinterpret_cast<std::uintptr_t>(out) / sizeof(T) + prefix) % W);
+    const unsigned vectors = (shift + count + W - 1) / W;
+    const unsigned lane = threadIdx.x % 32;
+    for (unsigned base = 0; base < vectors; base += BLOCK) {  // block-uniform trip count: whole warps shuffle
+      const unsigned v = base + threadIdx.x;
+      V c = make_uint4(0u, 0u, 0u, 0u);
+      if (v < vectors) c = *reinterpret_cast<const V*>(s.items + v * W);  // v * W < count + W <= TILE + W
+      V pw;
+      pw.x = __shfl_up_sync(0xFFFFFFFFu, c.x, 1);
+      pw.y = __shfl_up_sync(0xFFFFFFFFu, c.y, 1);
+      pw.z = __shfl_up_sync(0xFFFFFFFFu, c.z, 1);
+      pw.w = __shfl_up_sync(0xFFFFFFFFu, c.w, 1);
+      if (v >= vectors) continue;
+      if (lane == 0 && v > 0) pw = *reinterpret_cast<const V*>(s.items + (v - 1) * W);
+      T cur[W], prev[W], o[W];
+      memcpy(cur, &c, sizeof(V));
+      memcpy(prev, &pw, sizeof(V));
+#pragma unroll
+      for (unsigned j = 0; j < W; ++j) o[j] = cur[j];  // shift 0
+#pragma unroll
+      for (unsigned k = 1; k < W; ++k) {
+        if (shift == k) {  // block-uniform
+#pragma unroll
+          for (unsigned j = 0; j < W; ++j) o[j] = j < k ? prev[W - k + j] : cur[j - k];
+        }
+      }
+      const long long first = static_cast<long long>(v * W) - shift;  // staged position of o[0]
+      if (first >= 0 && first + W <= count) {
+        V w;
+        memcpy(&w, o, sizeof(V));
+        __stcs(reinterpret_cast<V*>(out + (prefix + static_cast<unsigned long long>(first))), w);
+      } else {
+#pragma unroll
+        for (unsigned j = 0; j < W; ++j) {
+          const long long p = first + j;
+          if (p >= 0 && p < count) store_streaming(out + (prefix + static_cast<unsigned long long>(p)), o[j]);
+        }
+      }
     }
   }
 
