@@ -40,9 +40,11 @@ std::string batched_scan_default_variant(std::size_t, std::size_t len, Accum acc
   //   (fused_pipelined 92.4-92.8%, fused_one_pass 87.4%); double / Kahan /
   //   double-float fused_pipelined_lazy_bulk 91.8 / 89.7 / 89.2%
   //   (fused_pipelined_lazy 90.1 / 87.8 / 87.4%, chains4 89.9 / 82.7 / 78.6%);
-  //   long rows: float multi_tile 61-62%; double multi_tile_pipelined 46.5-47.9%
-  //   (multi_tile 43.7-44.9%); Kahan and double-float multi_tile_occupancy
-  //   41.7-43.4% / 40.0-42.0% (multi_tile 32.6-33.9% / 30.8-32.2%).
+  //   long rows (without multi_tile_resident, and its fallback for rows too
+  //   long for it): float multi_tile 61-62%; double multi_tile_pipelined
+  //   46.5-47.9% (multi_tile 43.7-44.9%); Kahan and double-float
+  //   multi_tile_occupancy 41.7-43.4% / 40.0-42.0% (multi_tile 32.6-33.9% /
+  //   30.8-32.2%).
   if (len <= batched_scan_impl::SHORT_ROW_MAX_LEN) return "short_rows";
   if (len <= batched_scan_impl::FUSED_MAX_LEN) {
     if (len < PIPELINED_MIN_LEN) return "fused_one_pass";
@@ -51,11 +53,12 @@ std::string batched_scan_default_variant(std::size_t, std::size_t len, Accum acc
       default: return "fused_pipelined_lazy_bulk";  // double, Kahan, double-float
     }
   }
-  switch (accum) {
-    case Accum::native: return "multi_tile";
-    case Accum::f64: return "multi_tile_pipelined";
-    default: return "multi_tile_occupancy";
-  }
+  // Long rows: multi_tile_resident for every accumulator (rows of 10^5 /
+  // 10^6 samples, docs/results/batched_scan-resident-h100-2026-11-23-*:
+  // float 83.5 / 74.6% of copy, double 78.7 / 74.3%, Kahan 53.9 / 58.4%,
+  // double-float 50.1 / 56.5%, 1.20-1.80x the rungs above); rows too long
+  // for the GPU's shared memory run the three-launch rung above inside it.
+  return "multi_tile_resident";
 }
 
 void batched_scan(const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch, std::size_t rows,

@@ -22,6 +22,7 @@ list(APPEND TESSERA_CUDA_SOURCES
   cuda/batched_scan/05_fused_pipelined_bulk.cu
   cuda/batched_scan/05_fused_pipelined_masked.cu
   cuda/batched_scan/06_multi_tile.cu
+  cuda/batched_scan/06_multi_tile_resident.cu
   cuda/batched_scan/07_short_rows.cu
   cuda/batched_scan/variants.cpp
   vendor/batched_scan_cub.cu

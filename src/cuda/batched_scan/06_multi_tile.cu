@@ -27,6 +27,7 @@
 // bytes).
 #include "common/batched_scan_ops.hpp"
 #include "cuda/batched_scan/pipelined_kernel.cuh"
+#include "cuda/batched_scan/row_carries.cuh"
 
 namespace tessera::batched_scan_impl {
 
@@ -36,7 +37,6 @@ using gpu_detail::TILE_BLOCK;
 using gpu_detail::TILE_ITEMS;
 
 constexpr int CARRY_WARPS = 8;  // rows per block of the carries kernel (256 threads)
-constexpr int CARRY_BATCH = 4;  // chunks of 32 tile totals a warp loads at once
 
 // Per tile t: stats[2t] = X (its samples' sum), stats[2t + 1] = Q (its
 // tile-local forward values' sum; only with want_q).
@@ -76,78 +76,14 @@ __global__ __launch_bounds__(TilePolicy::BLOCK, MIN_BLOCKS) void batched_scan_ti
 }
 
 // One warp per row: carries[2t] = P (forward), carries[2t + 1] = backward
-// carry, for the row's T tiles (see the file comment).
+// carry, for the row's T tiles (row_carries.cuh).
 template <class R>
 __global__ __launch_bounds__(CARRY_WARPS * 32) void batched_scan_tile_carries_kernel(
     const float* in, std::size_t in_pitch, std::size_t rows, std::size_t len, std::size_t T, ScanDirection dir,
     const typename R::acc_t* stats, typename R::acc_t* carries) {
-  using acc_t = typename R::acc_t;
-  const StatesOf<R> f{};
-  const unsigned lane = threadIdx.x % 32;
   const std::size_t row = static_cast<std::size_t>(blockIdx.x) * CARRY_WARPS + threadIdx.x / 32;
   if (row >= rows) return;  // whole warps leave together
-  const std::size_t base = row * T;
-  const float* x_row = in + row * in_pitch;
-  // Forward carries (needed by forward and forward_backward). CARRY_BATCH
-  // chunks of 32 tiles are loaded before any is scanned: the chain through
-  // p is short (shuffles), the loads are not, and one at a time they made
-  // the kernel ~20 us per row of 10^7 samples (931 tiles) on the H100.
-  if (dir != ScanDirection::backward) {
-    acc_t p = R::identity();
-    for (std::size_t c0 = 0; c0 < T; c0 += 32 * CARRY_BATCH) {
-      acc_t v[CARRY_BATCH];
-#pragma unroll
-      for (int u = 0; u < CARRY_BATCH; ++u) {
-        const std::size_t k = c0 + 32 * u + lane;
-        v[u] = k < T ? stats[2 * (base + k)] : R::identity();
-      }
-#pragma unroll
-      for (int u = 0; u < CARRY_BATCH; ++u) {
-        const std::size_t k = c0 + 32 * u + lane;
-        const acc_t incl = gpu::warp_inclusive_scan(v[u], f);
-        const acc_t excl = gpu::warp_exclusive_from_inclusive(incl, f);
-        if (k < T) carries[2 * (base + k)] = R::combine(p, excl);
-        p = R::combine(p, gpu::shfl_idx_any(incl, 31));
-      }
-    }
-  }
-  if (dir == ScanDirection::forward) return;
-  __syncwarp();
-  // Backward carries, chunks from the row's end (batched the same way);
-  // lane l handles the same tiles as above (it reads back its own forward
-  // carries).
-  acc_t after = R::identity();
-  const std::size_t chunks = (T + 31) / 32;
-  for (std::size_t c_end = chunks; c_end > 0;) {
-    const std::size_t batch = c_end < CARRY_BATCH ? c_end : CARRY_BATCH;
-    acc_t v[CARRY_BATCH];
-#pragma unroll
-    for (int u = 0; u < CARRY_BATCH; ++u) {
-      v[u] = R::identity();
-      const std::size_t k = (c_end - 1 - u) * 32 + lane;  // chunk c_end - 1 - u
-      if (static_cast<std::size_t>(u) < batch && k < T) {
-        if (dir == ScanDirection::backward) {
-          v[u] = stats[2 * (base + k)];
-        } else {
-          const gpu_detail::TileSpan s =
-              gpu_detail::tile_span(x_row, static_cast<long long>(k), static_cast<long long>(len));
-          const std::uint32_t n = s.hi > s.lo ? static_cast<std::uint32_t>(s.hi - s.lo) : 0u;
-          v[u] = R::combine(scan_ops::scale(carries[2 * (base + k)], n), stats[2 * (base + k) + 1]);
-        }
-      }
-    }
-#pragma unroll
-    for (int u = 0; u < CARRY_BATCH; ++u) {
-      if (static_cast<std::size_t>(u) < batch) {  // warp-uniform
-        const std::size_t k = (c_end - 1 - u) * 32 + lane;
-        const acc_t incl = gpu_detail::warp_inclusive_suffix_scan<R>(v[u]);
-        const acc_t next = gpu_detail::shfl_down_any(incl, 1);
-        if (k < T) carries[2 * (base + k) + 1] = lane == 31 ? after : R::combine(next, after);
-        after = R::combine(gpu::shfl_idx_any(incl, 0), after);
-      }
-    }
-    c_end -= batch;
-  }
+  gpu_detail::row_carries<R>(row, in, in_pitch, len, T, dir, stats, carries, gpu_detail::PlainLoad{});
 }
 
 // MIN_BLOCKS: resident blocks per SM asked of ptxas for the totals and tile

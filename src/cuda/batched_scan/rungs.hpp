@@ -41,6 +41,15 @@ static_assert(TilePolicy::TILE >= 10000 + 3, "the seismic trace length fits one 
 inline constexpr std::size_t SHORT_ROW_MAX_LEN = 128;
 inline constexpr std::size_t FUSED_MAX_LEN = TilePolicy::TILE - 3;
 
+// multi_tile_resident keeps a row's tiles in shared memory until the row has
+// landed: RESIDENT_BUFFERS tiles per SM, and rows of at most half of what
+// the GPU holds (a margin for SMs shared with other work); longer rows run
+// multi_tile.
+inline constexpr int RESIDENT_BUFFERS = 5;
+inline std::size_t resident_max_row_tiles(int sms) {
+  return static_cast<std::size_t>(sms) * RESIDENT_BUFFERS / 2;
+}
+
 // Tiles a row of `len` samples spans, whatever its alignment (an upper bound:
 // a row's last tile may be empty).
 inline std::size_t tiles_per_row(std::size_t len) { return (len + 3 + TilePolicy::TILE - 1) / TilePolicy::TILE; }
@@ -69,6 +78,7 @@ TESSERA_BSCAN_RUNG(fused_pipelined_masked)
 TESSERA_BSCAN_RUNG(multi_tile)
 TESSERA_BSCAN_RUNG(multi_tile_occupancy)
 TESSERA_BSCAN_RUNG(multi_tile_pipelined)
+TESSERA_BSCAN_RUNG(multi_tile_resident)
 TESSERA_BSCAN_RUNG(short_rows)
 #undef TESSERA_BSCAN_RUNG
 

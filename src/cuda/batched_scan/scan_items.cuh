@@ -137,7 +137,9 @@ __device__ __forceinline__ int clamp_items(long long v, int n) {
   return v < 0 ? 0 : (v > n ? n : static_cast<int>(v));
 }
 
-template <class R, int BLOCK>
+// Barrier: gpu::BlockBarrier, or a named barrier over the first BLOCK
+// threads (the consumer warps of a warp-specialised kernel).
+template <class R, int BLOCK, class Barrier = gpu::BlockBarrier>
 struct BlockScan {
   using acc_t = typename R::acc_t;
   static constexpr int WARPS = BLOCK / static_cast<int>(LANES);
@@ -147,7 +149,7 @@ struct BlockScan {
   // thread) is the block's sum. `scratch` holds WARPS accumulators; the
   // caller must __syncthreads() before `scratch` is written again.
   static __device__ __forceinline__ acc_t exclusive(acc_t v, acc_t* scratch, acc_t& total) {
-    return gpu::block_exclusive_scan<BLOCK>(v, StatesOf<R>{}, scratch, total);
+    return gpu::block_exclusive_scan<BLOCK>(v, StatesOf<R>{}, scratch, total, Barrier{});
   }
 
   // The sum of the values of the threads after this one; `total` as above.
@@ -158,7 +160,7 @@ struct BlockScan {
     const unsigned lane = threadIdx.x % LANES, warp = threadIdx.x / LANES;
     const acc_t incl = warp_inclusive_suffix_scan<R>(v);
     if (lane == 0) scratch[warp] = incl;
-    __syncthreads();
+    Barrier{}();
     acc_t after = R::identity();
     if constexpr (TREE) {
       // Many warps (the pipelined 896-thread tile): a warp suffix scan of the
@@ -193,8 +195,8 @@ struct BlockScan {
 // with the tile's own total once it is known:
 //   fwd_carry(total) -> sum of the forward pass's values before the tile
 //   bwd_carry(total) -> sum of the backward pass's values after the tile
-// (the fused rung returns the identity; the long-row rung publishes `total`
-// and looks back). A functor may use barriers: it is called uniformly. On
+// (the fused rung returns the identity; the long-row rungs return carries
+// known before the tile). A functor may use barriers: it is called uniformly. On
 // return every thread is done with `scratch`, but not necessarily with the
 // shared memory `x` was read from: __syncthreads() before overwriting it.
 // FAST: the per-thread loops take the constant-bounds path for full threads
@@ -202,12 +204,13 @@ struct BlockScan {
 // `scratch2` (optional, WARPS accumulators): the second block scan of
 // forward_backward uses it, saving the barrier that otherwise separates the
 // two scans' uses of `scratch`.
-template <class R, int N, int BLOCK, bool FAST = false, class FwdCarry, class BwdCarry>
+template <class R, int N, int BLOCK, bool FAST = false, class Barrier = gpu::BlockBarrier, class FwdCarry,
+          class BwdCarry>
 __device__ __forceinline__ void scan_tile(const float (&x)[N], float (&y)[N], int jlo, int jhi, ScanDirection dir,
                                           bool exclusive, typename R::acc_t* scratch, FwdCarry&& fwd_carry,
                                           BwdCarry&& bwd_carry, typename R::acc_t* scratch2 = nullptr) {
   using acc_t = typename R::acc_t;
-  using Scan = BlockScan<R, BLOCK>;
+  using Scan = BlockScan<R, BLOCK, Barrier>;
   acc_t v[N];
   acc_t total;
   if (dir == ScanDirection::backward) {
@@ -224,7 +227,7 @@ __device__ __forceinline__ void scan_tile(const float (&x)[N], float (&y)[N], in
     return;
   }
   if (scratch2 == nullptr) {
-    __syncthreads();  // every thread has read `scratch` before the second scan writes it
+    Barrier{}();  // every thread has read `scratch` before the second scan writes it
     scratch2 = scratch;
   }
   const acc_t g = backward_of_forward<R, N, FAST>(v, p, jlo, jhi, exclusive);

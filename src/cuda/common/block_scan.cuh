@@ -20,6 +20,20 @@ namespace tessera::gpu {
 template <int THREADS>
 constexpr bool valid_scan_block = THREADS >= 32 && THREADS <= 1024 && THREADS % 32 == 0;
 
+// The barrier of a block scan: the whole block by default; warp-specialised
+// kernels, whose other warps never join, pass a named barrier over the
+// scanning warps (the first THREADS threads of the block).
+struct BlockBarrier {
+  __device__ __forceinline__ void operator()() const { __syncthreads(); }
+};
+template <int ID, int THREADS>
+struct NamedBarrier {
+  static_assert(ID > 0 && ID < 16, "barrier 0 is __syncthreads'");
+  __device__ __forceinline__ void operator()() const {
+    asm volatile("bar.sync %0, %1;\n" ::"n"(ID), "n"(THREADS) : "memory");
+  }
+};
+
 // After a barrier that published warp_totals[0 .. THREADS/32): the
 // combination of the warps before the caller's warp (identity for warp 0;
 // `first` tells the caller so, to skip a combine with the identity) and the
@@ -40,17 +54,19 @@ __device__ __forceinline__ typename F::acc_t warp_prefix_from_totals(const typen
 
 // Exclusive scan of one state per thread across the block. Returns the
 // thread's exclusive prefix (the identity for thread 0); `block_total` gets
-// the combination of all THREADS states, in every thread. One barrier.
-template <int THREADS, class F>
+// the combination of all THREADS states, in every thread. One barrier
+// (`barrier`).
+template <int THREADS, class F, class Barrier = BlockBarrier>
 __device__ __forceinline__ typename F::acc_t block_exclusive_scan(typename F::acc_t v, const F& f,
                                                                    typename F::acc_t* warp_totals,
-                                                                   typename F::acc_t& block_total) {
+                                                                   typename F::acc_t& block_total,
+                                                                   Barrier barrier = {}) {
   using acc_t = typename F::acc_t;
   const unsigned lane = lane_index();
   const unsigned warp = threadIdx.x / 32;
   const acc_t inclusive = warp_inclusive_scan(v, f);
   if (lane == 31) warp_totals[warp] = inclusive;
-  __syncthreads();
+  barrier();
   const acc_t warp_prefix = warp_prefix_from_totals<THREADS>(warp_totals, f, block_total);
   const acc_t lane_prefix = warp_exclusive_from_inclusive(inclusive, f);
   if (warp == 0) return lane_prefix;

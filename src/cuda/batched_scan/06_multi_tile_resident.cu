@@ -1,0 +1,410 @@
+// Step 6, resident rows (variant multi_tile_resident): a long row's tiles are
+// read once. multi_tile reads every sample twice (totals, then the scan:
+// three DRAM accesses per sample, ~60% of copy at best) because for
+// forward_backward every output needs a sum over the row's *end*. Here the
+// tiles of a row stay in shared memory until the whole row has been read:
+// 5 tile buffers of 42 KB per SM (~28 MB on the H100) hold rows of up to
+// SMs x 2.5 tiles (3.5 million samples on the H100) with room to spare, so
+// each sample is read once and written once, like the fused rung's.
+//
+// One persistent block per SM, warp-specialised, the buffers handed between
+// roles with mbarriers (src/cuda/common/mbarrier.cuh):
+//   - producer warp: when a buffer is free, claims the next tile of the
+//     batch (one global counter: rows in order, tiles in order) and copies
+//     it in with one bulk copy (TMA) of its 16-byte-aligned body, the <= 3 +
+//     3 head and tail samples by other lanes;
+//   - 4 aggregator warps: as soon as a tile lands, its sample total X and
+//     tile-local forward-value total Q (sum of (n - i) x_i: the weights of
+//     the forward values' sum) go to global memory and the row's counter is
+//     incremented; the tile that completes a row hands the row on;
+//   - finisher warp: computes the carries of every tile of such a row
+//     (row_carries.cuh, as multi_tile's carries kernel) and marks the row
+//     ready (its own warp: in the aggregator's path the few microseconds
+//     this takes held up the block's next totals, and so the next row: rows
+//     of 10^6 samples then completed one per ~6 us, 43% of copy);
+//   - carry warp: in buffer order, waits until the tile's row is ready and
+//     hands its two carries to the consumers;
+//   - 12 consumer warps (the 384 x 28 tile of step 5): scan the tile with
+//     those carries (scan_tile, named barriers), stage the outputs in the
+//     tile's buffer and store them (st.global.cs).
+// A buffer is refilled once every role is done with it. No deadlock: a
+// tile's totals depend only on its own copy, and every tile holding a
+// buffer waits only for its row's tiles; rows are claimed in order, so when
+// all S buffers are held by waiting tiles they all belong to the row being
+// claimed, which then has >= S tiles claimed. The rung takes rows of at most
+// S / 2 tiles (a margin for SMs shared with other work; rungs.hpp) and runs
+// multi_tile otherwise, and below sm_90. In place is safe: a row's outputs
+// are stored only after all its tiles are in shared memory.
+//
+// Same tiles and carries code as multi_tile; Q is a weighted sum here
+// (rounded differently). Deterministic: the association depends on the
+// shape only.
+//
+// Expected (H100, forward_backward): rows of 10^5 and 10^6 samples at
+// 80-90% of copy (multi_tile 61-63%). Measured (docs/batched_scan.md): float
+// 83.7 / 74.9%, double 78.7 / 74.9%, Kahan 54 / 58%, double-float 50 / 56%
+// (the consumers' 384 x 28 scan is the limit for the last two); rows of
+// 10^7 run multi_tile (61%).
+#include <type_traits>
+
+#include "common/batched_scan_ops.hpp"
+#include "cuda/batched_scan/row_carries.cuh"
+#include "cuda/batched_scan/tile_kernel.cuh"
+#include "cuda/common/device.cuh"
+#include "cuda/common/mbarrier.cuh"
+#include "cuda/common/multipass.cuh"
+
+namespace tessera::batched_scan_impl {
+
+namespace {
+
+using gpu_detail::TILE_BLOCK;
+using gpu_detail::TILE_ITEMS;
+
+constexpr int BUFFERS = RESIDENT_BUFFERS;  // 5 x 42 KB: what one block per SM can hold
+constexpr int BUF_FLOATS = static_cast<int>(TilePolicy::TILE) + 4;  // + 4: the output staging shift
+constexpr int CONSUMER_WARPS = TILE_BLOCK / 32;
+constexpr int PRODUCER = CONSUMER_WARPS, CARRY = CONSUMER_WARPS + 1, FINISHER = CONSUMER_WARPS + 2,
+              FIRST_AGGREGATOR = CONSUMER_WARPS + 3;
+constexpr unsigned long long NO_ROW = ~0ull - 1, END = ~0ull;  // finisher jobs besides a row index
+constexpr std::size_t DYNAMIC_SMEM = static_cast<std::size_t>(BUFFERS) * BUF_FLOATS * sizeof(float);
+
+// Aggregator warps: 4 (one float warp took longer than a tile's DRAM time:
+// rows of 10^6 samples at 56% of copy with float against 72% with double,
+// which had 4).
+constexpr int AGG_THREADS = 128;
+constexpr int AGGREGATORS = AGG_THREADS / 32;
+constexpr int BLOCK_THREADS = 32 * (FIRST_AGGREGATOR + AGGREGATORS);
+// A buffer is free again once every thread of every role is done with its
+// tile: each arrives for itself (a warp's lane 0 arriving for the warp after
+// __syncwarp was flagged, now and then, by racecheck).
+constexpr unsigned EMPTY_ARRIVALS = 32 * (CONSUMER_WARPS + AGGREGATORS + 2);  // + the carry and finisher warps
+
+using ConsumerBarrier = gpu::NamedBarrier<1, TILE_BLOCK>;
+
+__device__ __forceinline__ unsigned load_acquire(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+
+// The state sum of a warp (butterfly; every lane gets it).
+template <class R>
+__device__ __forceinline__ typename R::acc_t warp_reduce(typename R::acc_t v) {
+#pragma unroll
+  for (unsigned d = 16; d > 0; d /= 2) {
+    const typename R::acc_t o =
+        gpu::scan_detail::shuffle_words(v, [d](unsigned w) { return __shfl_xor_sync(0xffffffffu, w, d); });
+    v = R::combine(v, o);
+  }
+  return v;
+}
+
+// An aggregator thread's share of a tile's totals: the slots [c0, c1) of
+// the buffer, AGG_CHUNK 16-byte vectors (conflict-free: 84 floats apart,
+// 84 = 4 mod 8), of which [lo, hi) hold the tile's samples. X = their sum;
+// Q = their share of the tile's forward-value total, sum of (hi - e) x_e
+// (inclusive; hi - e - 1 exclusive): the running sum of the chunk's local
+// prefixes (one more add per sample), plus the chunk's sum times the
+// samples of the tile after the chunk.
+constexpr int AGG_CHUNK = static_cast<int>(TilePolicy::TILE) / (4 * AGG_THREADS);
+static_assert(AGG_CHUNK * 4 * AGG_THREADS == static_cast<int>(TilePolicy::TILE), "the aggregators cover the tile");
+static_assert((4 * AGG_CHUNK) % 8 == 4, "conflict-free 16-byte reads");
+
+template <class R>
+__device__ __forceinline__ void aggregate_chunk(const float* buf, unsigned t, int lo, int hi, bool exclusive,
+                                                bool want_q, typename R::acc_t& X, typename R::acc_t& Q) {
+  using acc_t = typename R::acc_t;
+  const int c0 = static_cast<int>(t) * 4 * AGG_CHUNK, c1 = c0 + 4 * AGG_CHUNK;
+  const float4* v4 = reinterpret_cast<const float4*>(buf + c0);
+  acc_t r = R::identity(), q = R::identity();
+  if (c0 >= lo && c1 <= hi) {  // every slot a sample: no tests
+#pragma unroll 3
+    for (int m = 0; m < AGG_CHUNK; ++m) {
+      const float4 v = v4[m];
+      const float x[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        if (exclusive) q = R::combine(q, r);
+        R::add(r, x[j]);
+        if (!exclusive) q = R::combine(q, r);
+      }
+    }
+  } else if (c1 > lo && c0 < hi) {
+    for (int m = 0; m < AGG_CHUNK; ++m) {
+      const float4 v = v4[m];
+      const float x[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const int e = c0 + 4 * m + j;
+        if (e >= lo && e < hi) {
+          if (exclusive) q = R::combine(q, r);
+          R::add(r, x[j]);
+          if (!exclusive) q = R::combine(q, r);
+        }
+      }
+    }
+  }
+  X = r;
+  Q = R::identity();
+  if (want_q) {
+    const int after = hi - (c1 < hi ? c1 : hi);  // samples of the tile after the chunk (>= 0 when it has any)
+    Q = after > 0 ? R::combine(q, scan_ops::scale(r, static_cast<std::uint32_t>(after))) : q;
+  }
+}
+
+template <class R>
+__global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel(
+    const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch, std::size_t rows, std::size_t len,
+    std::size_t T, ScanDirection dir, bool exclusive, typename R::acc_t* stats, typename R::acc_t* carries,
+    unsigned* row_state, unsigned* tile_counter) {
+#if TESSERA_MBARRIER
+  using acc_t = typename R::acc_t;
+  extern __shared__ __align__(128) float s_buffers[];  // BUFFERS x BUF_FLOATS
+  __shared__ std::uint64_t full[BUFFERS], empty[BUFFERS], carry_ready[BUFFERS], finish_ready[BUFFERS];
+  __shared__ unsigned long long s_finish[BUFFERS];  // the row tile s_tile[b] completed, NO_ROW, or END
+  __shared__ unsigned s_tile[BUFFERS];
+  __shared__ acc_t s_carry[BUFFERS][2];
+  __shared__ acc_t s_partial[BUFFERS][AGGREGATORS][2];
+  __shared__ acc_t scratch[CONSUMER_WARPS], scratch2[CONSUMER_WARPS];
+
+  if (threadIdx.x == 0) {
+    for (int b = 0; b < BUFFERS; ++b) {
+      gpu::mbar_init(&full[b], 32);  // the producer warp's lanes (lane 0 with the bulk bytes)
+      gpu::mbar_init(&empty[b], EMPTY_ARRIVALS);
+      gpu::mbar_init(&carry_ready[b], 1);
+      gpu::mbar_init(&finish_ready[b], 1);
+    }
+    gpu::mbar_init_fence();
+  }
+  __syncthreads();  // the only block-wide barrier
+
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const std::size_t total = rows * T;  // tiles of the batch
+  auto buffer = [&](unsigned b) { return s_buffers + static_cast<std::size_t>(b) * BUF_FLOATS; };
+  // Tile u: its row, its span in that row, the row's first sample.
+  auto span_of = [&](unsigned u, std::size_t& row, const float*& x_row) {
+    row = u / T;
+    x_row = in + row * in_pitch;
+    return gpu_detail::tile_span(x_row, static_cast<long long>(u - row * T), static_cast<long long>(len));
+  };
+
+  if (warp == PRODUCER) {
+    for (unsigned i = 0;; ++i) {
+      const unsigned b = i % BUFFERS;
+      if (i >= BUFFERS) gpu::mbar_wait(&empty[b], (i / BUFFERS - 1) & 1u);
+      unsigned u = 0;
+      if (lane == 0) u = atomicAdd(tile_counter, 1u);
+      u = __shfl_sync(0xffffffffu, u, 0);
+      if (lane == 0) s_tile[b] = u;  // >= total: the end, for every role
+      if (u < total) {
+        std::size_t row;
+        const float* x_row;
+        const gpu_detail::TileSpan s = span_of(u, row, x_row);
+        const gpu_detail::Split sp = gpu_detail::split_aligned(x_row, s.lo, s.hi);
+        float* buf = buffer(b);
+        if (lane == 0) {
+          const unsigned bytes = static_cast<unsigned>(sp.body_end - sp.head_end) * sizeof(float);
+          gpu::mbar_arrive_expect_tx(&full[b], bytes);
+          if (bytes > 0) gpu::bulk_copy_to_shared(buf + (sp.head_end - s.e0), x_row + sp.head_end, bytes, &full[b]);
+        } else {
+          // Lanes 1-3: head samples, 4-6: tail samples; each arrival
+          // releases its lane's shared store.
+          const long long h = static_cast<long long>(lane) - 1, t = static_cast<long long>(lane) - 4;
+          if (lane < 4 && sp.lo + h < sp.head_end) buf[sp.lo + h - s.e0] = x_row[sp.lo + h];
+          if (lane >= 4 && lane < 7 && sp.body_end + t < sp.hi) buf[sp.body_end + t - s.e0] = x_row[sp.body_end + t];
+          gpu::mbar_arrive(&full[b]);
+        }
+      } else {
+        gpu::mbar_arrive(&full[b]);
+        break;
+      }
+    }
+    return;
+  }
+
+  if (warp >= FIRST_AGGREGATOR) {
+    const unsigned a = warp - FIRST_AGGREGATOR;
+    const bool want_q = dir == ScanDirection::forward_backward;
+    for (unsigned i = 0;; ++i) {
+      const unsigned b = i % BUFFERS;
+      gpu::mbar_wait(&full[b], (i / BUFFERS) & 1u);
+      const unsigned u = s_tile[b];
+      if (u >= total) {
+        if (a == 0 && lane == 0) {
+          s_finish[b] = END;
+          gpu::mbar_arrive(&finish_ready[b]);
+        }
+        break;
+      }
+      std::size_t row;
+      const float* x_row;
+      const gpu_detail::TileSpan s = span_of(u, row, x_row);
+      const int lo = static_cast<int>(s.lo - s.e0), hi = static_cast<int>(s.hi - s.e0);
+      acc_t X, Q;
+      aggregate_chunk<R>(buffer(b), a * 32 + lane, lo, hi, exclusive, want_q, X, Q);
+      gpu::mbar_arrive(&empty[b]);  // done with the buffer (and s_tile[b])
+      X = warp_reduce<R>(X);
+      if (want_q) Q = warp_reduce<R>(Q);
+      if constexpr (AGGREGATORS > 1) {
+        if (lane == 0) {
+          s_partial[b][a][0] = X;
+          s_partial[b][a][1] = Q;
+        }
+        asm volatile("bar.sync 2, %0;\n" ::"n"(32 * AGGREGATORS) : "memory");
+        if (a != 0) continue;
+        X = s_partial[b][0][0];
+        Q = s_partial[b][0][1];
+#pragma unroll
+        for (int k = 1; k < AGGREGATORS; ++k) {
+          X = R::combine(X, s_partial[b][k][0]);
+          Q = R::combine(Q, s_partial[b][k][1]);
+        }
+      }
+      // Publish; the tile that completes its row hands the row to the
+      // finisher warp (the carries take a few microseconds: here they would
+      // hold up this block's next tiles' totals, and with them the next
+      // row's).
+      if (lane == 0) {
+        stats[2 * static_cast<std::size_t>(u)] = X;
+        stats[2 * static_cast<std::size_t>(u) + 1] = Q;
+        __threadfence();
+        const unsigned before = atomicAdd(row_state + row, 1u);
+        s_finish[b] = before + 1 == T ? static_cast<unsigned long long>(row) : NO_ROW;
+        gpu::mbar_arrive(&finish_ready[b]);
+      }
+    }
+    return;
+  }
+
+  if (warp == FINISHER) {
+    for (unsigned i = 0;; ++i) {
+      const unsigned b = i % BUFFERS;
+      gpu::mbar_wait(&finish_ready[b], (i / BUFFERS) & 1u);
+      const unsigned long long job = s_finish[b];
+      if (job == END) break;
+      if (job != NO_ROW) {
+        __threadfence();  // the row's totals, counted by its atomics, before the loads
+        gpu_detail::row_carries<R>(static_cast<std::size_t>(job), in, in_pitch, len, T, dir, stats, carries,
+                                   gpu_detail::L2Load{});
+        __threadfence();
+        __syncwarp();
+        if (lane == 0) atomicAdd(row_state + job, 1u);  // T + 1: ready
+      }
+      gpu::mbar_arrive(&empty[b]);  // done with s_finish[b]
+    }
+    return;
+  }
+
+  if (warp == CARRY) {
+    for (unsigned i = 0;; ++i) {
+      const unsigned b = i % BUFFERS;
+      gpu::mbar_wait(&full[b], (i / BUFFERS) & 1u);
+      const unsigned u = s_tile[b];
+      if (u >= total) break;
+      if (lane == 0) {
+        const std::size_t row = u / T;
+        while (load_acquire(row_state + row) <= T) __nanosleep(64);
+        s_carry[b][0] = gpu_detail::load_cg(carries + 2 * static_cast<std::size_t>(u));
+        s_carry[b][1] = gpu_detail::load_cg(carries + 2 * static_cast<std::size_t>(u) + 1);
+        gpu::mbar_arrive(&carry_ready[b]);
+      }
+      gpu::mbar_arrive(&empty[b]);  // done with s_tile[b]
+    }
+    return;
+  }
+
+  // ---- consumers ------------------------------------------------------------
+  for (unsigned i = 0;; ++i) {
+    const unsigned b = i % BUFFERS, parity = (i / BUFFERS) & 1u;
+    gpu::mbar_wait(&full[b], parity);
+    const unsigned u = s_tile[b];
+    if (u >= total) break;
+    std::size_t row;
+    const float* x_row;
+    const gpu_detail::TileSpan s = span_of(u, row, x_row);
+    float* y_row = out + row * out_pitch;
+    float* buf = buffer(b);
+    float x[TILE_ITEMS];
+    gpu_detail::read_items<TILE_ITEMS>(buf, x);
+    const long long first = s.e0 + static_cast<long long>(threadIdx.x) * TILE_ITEMS;
+    const int jlo = gpu_detail::clamp_items(s.lo - first, TILE_ITEMS);
+    const int jhi = gpu_detail::clamp_items(s.hi - first, TILE_ITEMS);
+    gpu::mbar_wait(&carry_ready[b], parity);
+    const acc_t fwd = s_carry[b][0], bwd = s_carry[b][1];
+    float y[TILE_ITEMS];
+    gpu_detail::scan_tile<R, TILE_ITEMS, TILE_BLOCK, true, ConsumerBarrier>(
+        x, y, jlo, jhi, dir, exclusive, scratch, [fwd](acc_t) { return fwd; }, [bwd](acc_t) { return bwd; },
+        scratch2);
+    // Every consumer read its items before scan_tile's first barrier: the
+    // buffer takes the staged outputs.
+    const int c = gpu_detail::output_shift(y_row, s.e0);
+    gpu_detail::write_items<TILE_ITEMS>(buf, y, c);
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // before the next bulk copy overwrites them
+    ConsumerBarrier{}();
+    gpu_detail::tile_store<TILE_BLOCK, true>(buf, y_row, s.e0, c, s.lo, s.hi);
+    gpu::mbar_arrive(&empty[b]);
+  }
+#else
+  (void)in, (void)in_pitch, (void)out, (void)out_pitch, (void)rows, (void)len, (void)T, (void)dir, (void)exclusive,
+      (void)stats, (void)carries, (void)row_state, (void)tile_counter;
+  __trap();  // sm_90+ only: the host never launches it elsewhere
+#endif
+}
+
+// Workspace: [ tile counter | row states (256-byte aligned) ][ multi_tile's
+// 4 states per tile: X, Q, forward carry, backward carry ].
+std::size_t counters_bytes(std::size_t rows) { return gpu::align_workspace((rows + 1) * sizeof(unsigned)); }
+
+template <class R>
+bool run_resident_r(const ScanCall& call) {
+  using acc_t = typename R::acc_t;
+  static std::atomic<int> occupancy{0};
+  const ScanSpec& s = call.spec;
+  const std::size_t T = tiles_per_row(s.len);
+  auto kernel = batched_scan_resident_kernel<R>;
+  constexpr int threads = BLOCK_THREADS;
+  if (!gpu::bulk_kernel_fits(DYNAMIC_SMEM + 2048)) return false;  // buffers + the static barriers and scratch
+  const int per_sm = gpu_detail::prepare_kernel(kernel, threads, DYNAMIC_SMEM, occupancy);
+  (void)per_sm;  // one block per SM: the buffers fill the shared memory
+  const auto grid = static_cast<std::size_t>(gpu::sm_count());
+  if (T > resident_max_row_tiles(static_cast<int>(grid))) return false;  // the row must fit on chip
+  if (s.rows * T + grid >= (std::size_t{1} << 32)) return false;  // 32-bit tile claims
+  const std::size_t cbytes = counters_bytes(s.rows);
+  auto* ws = static_cast<unsigned char*>(call.workspace);
+  TESSERA_CUDA(cudaMemsetAsync(ws, 0, cbytes, call.stream));
+  auto* counter = reinterpret_cast<unsigned*>(ws);
+  unsigned* row_state = counter + 1;
+  auto* stats = reinterpret_cast<acc_t*>(ws + cbytes);
+  acc_t* carries = stats + 2 * s.rows * T;
+  const std::size_t tiles = s.rows * T;
+  const unsigned g = gpu_detail::grid_of(tiles < grid ? tiles : grid, "batched_scan_resident_kernel", s);
+  detail::launch("batched_scan_resident_kernel", kernel, dim3(g), dim3(threads), DYNAMIC_SMEM, call.stream,
+                 s.rows * s.len, call.in, s.in_pitch, call.out, s.out_pitch, s.rows, s.len, T, s.direction,
+                 s.exclusive, stats, carries, row_state, counter);
+  return true;
+}
+
+}  // namespace
+
+void run_multi_tile_resident(const ScanCall& call) {
+  const ScanSpec& s = call.spec;
+  if (!gpu_detail::has_work(s)) return;
+  bool ran = false;
+  gpu_detail::dispatch_accum("multi_tile_resident", s.accum, [&]<class R>() { ran = run_resident_r<R>(call); });
+  if (ran) return;
+  // Rows too long for the GPU's shared memory, or below sm_90: the best
+  // three-launch rung for the accumulator (the API's choice before this rung).
+  switch (s.accum) {
+    case Accum::native: run_multi_tile(call); break;
+    case Accum::f64: run_multi_tile_pipelined(call); break;
+    default: run_multi_tile_occupancy(call); break;
+  }
+}
+std::size_t ws_multi_tile_resident(const ScanSpec& s) {
+  if (s.rows == 0 || s.len == 0) return 0;
+  return counters_bytes(s.rows) + ws_multi_tile(s);  // the fallbacks' (all multi_tile's) fit after the counters
+}
+bool supports_multi_tile_resident(const ScanSpec&) { return true; }
+
+}  // namespace tessera::batched_scan_impl

@@ -1,0 +1,119 @@
+// The carries of one long row's tiles, computed by one warp from the tiles'
+// totals (the long-row rungs: multi_tile's carries kernel runs it for every
+// row; multi_tile_resident's aggregator runs it for a row once the row's
+// last tile is counted). Tile k of a row has n_k samples, sample total X_k
+// and tile-local forward-value total Q_k (stats[2t], stats[2t + 1]); it gets
+//   carries[2t]     = P_k, the sum of X before tile k (forward carry);
+//   carries[2t + 1] = the sum after it of X (backward) or, for
+//                     forward_backward, of n_j * P_j + Q_j (the n_j forward
+//                     values of tile j all share the carry P_j;
+//                     scan_ops::scale, exact multiplier <= 2^24).
+// Warp scans of 32 tiles at a time, CARRY_BATCH chunks loaded before any is
+// scanned (the chain through the running carry is short, the loads are not:
+// one chunk at a time made it ~20 us per row of 10^7 samples, 931 tiles, on
+// the H100). Same association whoever runs it: the long-row rungs' outputs
+// are bitwise equal.
+#pragma once
+
+#include <cstring>
+
+#include "common/batched_scan_ops.hpp"
+#include "cuda/batched_scan/tile_kernel.cuh"
+
+namespace tessera::batched_scan_impl::gpu_detail {
+
+constexpr int CARRY_BATCH = 4;  // chunks of 32 tile totals a warp loads at once
+
+// A state read through L2 (ld.global.cg): written by other SMs in the same
+// kernel, so not from a possibly stale L1 line.
+template <class T>
+__device__ __forceinline__ T load_cg(const T* p) {
+  T v;
+  if constexpr (sizeof(T) == 4) {
+    const unsigned w = __ldcg(reinterpret_cast<const unsigned*>(p));
+    memcpy(&v, &w, sizeof(T));
+  } else {
+    static_assert(sizeof(T) == 8, "4- or 8-byte states");
+    const uint2 w = __ldcg(reinterpret_cast<const uint2*>(p));
+    memcpy(&v, &w, sizeof(T));
+  }
+  return v;
+}
+
+struct PlainLoad {
+  template <class T>
+  __device__ __forceinline__ T operator()(const T* p) const { return *p; }
+};
+struct L2Load {
+  template <class T>
+  __device__ __forceinline__ T operator()(const T* p) const { return load_cg(p); }
+};
+
+// The whole warp calls it (lane = threadIdx.x % 32); `load` reads stats.
+template <class R, class Load>
+__device__ __forceinline__ void row_carries(std::size_t row, const float* in, std::size_t in_pitch, std::size_t len,
+                                            std::size_t T, ScanDirection dir, const typename R::acc_t* stats,
+                                            typename R::acc_t* carries, Load load) {
+  using acc_t = typename R::acc_t;
+  const StatesOf<R> f{};
+  const unsigned lane = threadIdx.x % 32;
+  const std::size_t base = row * T;
+  const float* x_row = in + row * in_pitch;
+  if (dir != ScanDirection::backward) {
+    acc_t p = R::identity();
+    for (std::size_t c0 = 0; c0 < T; c0 += 32 * CARRY_BATCH) {
+      acc_t v[CARRY_BATCH];
+#pragma unroll
+      for (int u = 0; u < CARRY_BATCH; ++u) {
+        const std::size_t k = c0 + 32 * u + lane;
+        v[u] = k < T ? load(stats + 2 * (base + k)) : R::identity();
+      }
+#pragma unroll
+      for (int u = 0; u < CARRY_BATCH; ++u) {
+        const std::size_t k = c0 + 32 * u + lane;
+        const acc_t incl = gpu::warp_inclusive_scan(v[u], f);
+        const acc_t excl = gpu::warp_exclusive_from_inclusive(incl, f);
+        if (k < T) carries[2 * (base + k)] = R::combine(p, excl);
+        p = R::combine(p, gpu::shfl_idx_any(incl, 31));
+      }
+    }
+  }
+  if (dir == ScanDirection::forward) return;
+  __syncwarp();
+  // Backward carries, chunks from the row's end (batched the same way);
+  // lane l handles the same tiles as above (it reads back its own forward
+  // carries).
+  acc_t after = R::identity();
+  const std::size_t chunks = (T + 31) / 32;
+  for (std::size_t c_end = chunks; c_end > 0;) {
+    const std::size_t batch = c_end < CARRY_BATCH ? c_end : CARRY_BATCH;
+    acc_t v[CARRY_BATCH];
+#pragma unroll
+    for (int u = 0; u < CARRY_BATCH; ++u) {
+      v[u] = R::identity();
+      const std::size_t k = (c_end - 1 - u) * 32 + lane;  // chunk c_end - 1 - u
+      if (static_cast<std::size_t>(u) < batch && k < T) {
+        if (dir == ScanDirection::backward) {
+          v[u] = load(stats + 2 * (base + k));
+        } else {
+          const TileSpan s = tile_span(x_row, static_cast<long long>(k), static_cast<long long>(len));
+          const std::uint32_t n = s.hi > s.lo ? static_cast<std::uint32_t>(s.hi - s.lo) : 0u;
+          v[u] = R::combine(scan_ops::scale(carries[2 * (base + k)], n), load(stats + 2 * (base + k) + 1));
+        }
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < CARRY_BATCH; ++u) {
+      if (static_cast<std::size_t>(u) < batch) {  // warp-uniform
+        const std::size_t k = (c_end - 1 - u) * 32 + lane;
+        const acc_t incl = warp_inclusive_suffix_scan<R>(v[u]);
+        const acc_t next = shfl_down_any(incl, 1);
+        if (k < T) carries[2 * (base + k) + 1] = lane == 31 ? after : R::combine(next, after);
+        after = R::combine(gpu::shfl_idx_any(incl, 0), after);
+      }
+    }
+    c_end -= batch;
+  }
+}
+
+}  // namespace tessera::batched_scan_impl::gpu_detail
