@@ -183,7 +183,7 @@ TEST_F(BatchedScanGpu, ManyRowsPerPersistentBlock) {
 // A few long rows (many tiles per row, more than one warp chunk of tile
 // carries: > 32 tiles) with wide accumulators.
 TEST_F(BatchedScanGpu, LongRowsManyTiles) {
-  for (const char* name : {"multi_tile", "multi_tile_pipelined", "multi_tile_resident"}) {
+  for (const char* name : {"multi_tile", "multi_tile_pipelined", "multi_tile_resident", "multi_tile_resident_self"}) {
     const ScanVariant* v = batched_scan_impl::find_variant(name);
     ASSERT_NE(v, nullptr) << name;
     const std::size_t len = 40 * TILE + 13;
@@ -204,8 +204,6 @@ TEST_F(BatchedScanGpu, LongRowsManyTiles) {
 TEST_F(BatchedScanGpu, ResidentRowsUpToCapacity) {
   int sms = 0;
   TESSERA_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  const ScanVariant* v = batched_scan_impl::find_variant("multi_tile_resident");
-  ASSERT_NE(v, nullptr);
   const std::size_t capacity = batched_scan_impl::resident_max_row_tiles(sms);  // tiles per row
   struct Case {
     std::size_t rows, len;
@@ -219,13 +217,17 @@ TEST_F(BatchedScanGpu, ResidentRowsUpToCapacity) {
     const std::vector<float> rows0 = random_rows(c.rows, c.len, ++seed);
     const Layout layouts[] = {{c.rows, c.len, c.len + 1, c.len + 3, 1, 2},
                               {c.rows, c.len, c.len + 3, c.len + 3, 1, 1, true}};
-    for (const Layout& l : layouts)
-      for (ScanDirection d : scan_test::kDirections)
-        for (Accum a : {Accum::native, Accum::dfloat}) {
-          const bool excl = (seed + static_cast<int>(d)) % 2 == 1;
-          SCOPED_TRACE("multi_tile_resident rows " + std::to_string(c.rows) + " " + scan_test::describe(l, d, excl, a));
-          ASSERT_TRUE(run_and_check(*v, l, d, excl, a, rows0, stream()));
-        }
+    for (const char* name : {"multi_tile_resident", "multi_tile_resident_self"}) {
+      const ScanVariant* v = batched_scan_impl::find_variant(name);
+      ASSERT_NE(v, nullptr) << name;
+      for (const Layout& l : layouts)
+        for (ScanDirection d : scan_test::kDirections)
+          for (Accum a : {Accum::native, Accum::dfloat}) {
+            const bool excl = (seed + static_cast<int>(d)) % 2 == 1;
+            SCOPED_TRACE(std::string(name) + " rows " + std::to_string(c.rows) + " " + scan_test::describe(l, d, excl, a));
+            ASSERT_TRUE(run_and_check(*v, l, d, excl, a, rows0, stream()));
+          }
+    }
   }
 }
 

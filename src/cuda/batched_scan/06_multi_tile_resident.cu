@@ -153,7 +153,12 @@ __device__ __forceinline__ void aggregate_chunk(const float* buf, unsigned t, in
   }
 }
 
-template <class R>
+// SELF_CARRIES (multi_tile_resident_self): no finisher; each tile's carry
+// warp computes the tile's carries itself from the row's totals once they
+// are all published (row_carries_to with OneTileCarries: the same values),
+// a shorter chain from a row's last totals to its consumers than finisher
+// -> global carries -> ready flag -> carry loads.
+template <class R, bool SELF_CARRIES>
 __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel(
     const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch, std::size_t rows, std::size_t len,
     std::size_t T, ScanDirection dir, bool exclusive, typename R::acc_t* stats, typename R::acc_t* carries,
@@ -167,6 +172,8 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
   __shared__ acc_t s_carry[BUFFERS][2];
   __shared__ acc_t s_partial[BUFFERS][AGGREGATORS][2];
   __shared__ acc_t scratch[CONSUMER_WARPS], scratch2[CONSUMER_WARPS];
+  __shared__ acc_t s_forward_of[SELF_CARRIES ? RESIDENT_MAX_ROW_TILES : 1];  // the carry warp's (SELF_CARRIES)
+  __shared__ acc_t s_backward_of_mine;
 
   if (threadIdx.x == 0) {
     for (int b = 0; b < BUFFERS; ++b) {
@@ -270,7 +277,7 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
         stats[2 * static_cast<std::size_t>(u) + 1] = Q;
         __threadfence();
         const unsigned before = atomicAdd(row_state + row, 1u);
-        s_finish[b] = before + 1 == T ? static_cast<unsigned long long>(row) : NO_ROW;
+        s_finish[b] = !SELF_CARRIES && before + 1 == T ? static_cast<unsigned long long>(row) : NO_ROW;
         gpu::mbar_arrive(&finish_ready[b]);
       }
     }
@@ -302,8 +309,25 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
       gpu::mbar_wait(&full[b], (i / BUFFERS) & 1u);
       const unsigned u = s_tile[b];
       if (u >= total) break;
-      if (lane == 0) {
-        const std::size_t row = u / T;
+      const std::size_t row = u / T;
+      if constexpr (SELF_CARRIES) {
+        // Every tile of the row counted (each lane acquires for itself).
+        if (lane == 0)
+          while (load_acquire(row_state + row) < T) __nanosleep(32);
+        __syncwarp();
+        (void)load_acquire(row_state + row);
+        const std::size_t k = u - row * T;
+        gpu_detail::row_carries_to<R>(row, in, in_pitch, len, T, dir, stats,
+                                      gpu_detail::OneTileCarries<acc_t>{s_forward_of, &s_backward_of_mine, k},
+                                      gpu_detail::L2Load{});
+        __syncwarp();
+        if (lane == 0) {
+          s_carry[b][0] = dir == ScanDirection::backward ? R::identity() : s_forward_of[k];
+          s_carry[b][1] = dir == ScanDirection::forward ? R::identity() : s_backward_of_mine;
+          gpu::mbar_arrive(&carry_ready[b]);
+        }
+        __syncwarp();  // s_forward_of and s_backward_of_mine read before the next tile's carries
+      } else if (lane == 0) {
         while (load_acquire(row_state + row) <= T) __nanosleep(64);
         s_carry[b][0] = gpu_detail::load_cg(carries + 2 * static_cast<std::size_t>(u));
         s_carry[b][1] = gpu_detail::load_cg(carries + 2 * static_cast<std::size_t>(u) + 1);
@@ -356,15 +380,16 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
 // 4 states per tile: X, Q, forward carry, backward carry ].
 std::size_t counters_bytes(std::size_t rows) { return gpu::align_workspace((rows + 1) * sizeof(unsigned)); }
 
-template <class R>
+template <class R, bool SELF_CARRIES>
 bool run_resident_r(const ScanCall& call) {
   using acc_t = typename R::acc_t;
   static std::atomic<int> occupancy{0};
   const ScanSpec& s = call.spec;
   const std::size_t T = tiles_per_row(s.len);
-  auto kernel = batched_scan_resident_kernel<R>;
+  auto kernel = batched_scan_resident_kernel<R, SELF_CARRIES>;
   constexpr int threads = BLOCK_THREADS;
-  if (!gpu::bulk_kernel_fits(DYNAMIC_SMEM + 2048)) return false;  // buffers + the static barriers and scratch
+  if (!gpu::bulk_kernel_fits(DYNAMIC_SMEM + 2048 + (SELF_CARRIES ? RESIDENT_MAX_ROW_TILES * sizeof(acc_t) : 0)))
+    return false;  // buffers + the static barriers and scratch
   const int per_sm = gpu_detail::prepare_kernel(kernel, threads, DYNAMIC_SMEM, occupancy);
   (void)per_sm;  // one block per SM: the buffers fill the shared memory
   const auto grid = static_cast<std::size_t>(gpu::sm_count());
@@ -385,13 +410,12 @@ bool run_resident_r(const ScanCall& call) {
   return true;
 }
 
-}  // namespace
-
-void run_multi_tile_resident(const ScanCall& call) {
+template <bool SELF_CARRIES>
+void run_resident(const ScanCall& call, const char* name) {
   const ScanSpec& s = call.spec;
   if (!gpu_detail::has_work(s)) return;
   bool ran = false;
-  gpu_detail::dispatch_accum("multi_tile_resident", s.accum, [&]<class R>() { ran = run_resident_r<R>(call); });
+  gpu_detail::dispatch_accum(name, s.accum, [&]<class R>() { ran = run_resident_r<R, SELF_CARRIES>(call); });
   if (ran) return;
   // Rows too long for the GPU's shared memory, or below sm_90: the best
   // three-launch rung for the accumulator (the API's choice before this rung).
@@ -401,6 +425,13 @@ void run_multi_tile_resident(const ScanCall& call) {
     default: run_multi_tile_occupancy(call); break;
   }
 }
+
+}  // namespace
+
+void run_multi_tile_resident(const ScanCall& call) { run_resident<false>(call, "multi_tile_resident"); }
+void run_multi_tile_resident_self(const ScanCall& call) { run_resident<true>(call, "multi_tile_resident_self"); }
+std::size_t ws_multi_tile_resident_self(const ScanSpec& s) { return ws_multi_tile_resident(s); }
+bool supports_multi_tile_resident_self(const ScanSpec&) { return true; }
 std::size_t ws_multi_tile_resident(const ScanSpec& s) {
   if (s.rows == 0 || s.len == 0) return 0;
   return counters_bytes(s.rows) + ws_multi_tile(s);  // the fallbacks' (all multi_tile's) fit after the counters

@@ -49,11 +49,36 @@ struct L2Load {
   __device__ __forceinline__ T operator()(const T* p) const { return load_cg(p); }
 };
 
-// The whole warp calls it (lane = threadIdx.x % 32); `load` reads stats.
-template <class R, class Load>
-__device__ __forceinline__ void row_carries(std::size_t row, const float* in, std::size_t in_pitch, std::size_t len,
-                                            std::size_t T, ScanDirection dir, const typename R::acc_t* stats,
-                                            typename R::acc_t* carries, Load load) {
+// Where row_carries puts tile k's carries (k: index within the row).
+// GlobalCarries: carries[2 (base + k)] and [2 (base + k) + 1], every tile.
+template <class acc_t>
+struct GlobalCarries {
+  acc_t* carries;
+  std::size_t base;
+  __device__ __forceinline__ void put_forward(std::size_t k, acc_t v) const { carries[2 * (base + k)] = v; }
+  __device__ __forceinline__ acc_t forward(std::size_t k) const { return carries[2 * (base + k)]; }
+  __device__ __forceinline__ void put_backward(std::size_t k, acc_t v) const { carries[2 * (base + k) + 1] = v; }
+};
+// OneTileCarries: the forward carries of every tile in shared memory (the
+// backward pass needs them), the backward carry of tile `mine` only.
+template <class acc_t>
+struct OneTileCarries {
+  acc_t* forward_of;  // T states of shared memory
+  acc_t* backward_of_mine;
+  std::size_t mine;
+  __device__ __forceinline__ void put_forward(std::size_t k, acc_t v) const { forward_of[k] = v; }
+  __device__ __forceinline__ acc_t forward(std::size_t k) const { return forward_of[k]; }
+  __device__ __forceinline__ void put_backward(std::size_t k, acc_t v) const {
+    if (k == mine) *backward_of_mine = v;
+  }
+};
+
+// The whole warp calls it (lane = threadIdx.x % 32); `load` reads stats,
+// `out` takes the carries (GlobalCarries, OneTileCarries).
+template <class R, class Load, class Sink>
+__device__ __forceinline__ void row_carries_to(std::size_t row, const float* in, std::size_t in_pitch, std::size_t len,
+                                               std::size_t T, ScanDirection dir, const typename R::acc_t* stats,
+                                               const Sink& out, Load load) {
   using acc_t = typename R::acc_t;
   const StatesOf<R> f{};
   const unsigned lane = threadIdx.x % 32;
@@ -73,7 +98,7 @@ __device__ __forceinline__ void row_carries(std::size_t row, const float* in, st
         const std::size_t k = c0 + 32 * u + lane;
         const acc_t incl = gpu::warp_inclusive_scan(v[u], f);
         const acc_t excl = gpu::warp_exclusive_from_inclusive(incl, f);
-        if (k < T) carries[2 * (base + k)] = R::combine(p, excl);
+        if (k < T) out.put_forward(k, R::combine(p, excl));
         p = R::combine(p, gpu::shfl_idx_any(incl, 31));
       }
     }
@@ -82,7 +107,7 @@ __device__ __forceinline__ void row_carries(std::size_t row, const float* in, st
   __syncwarp();
   // Backward carries, chunks from the row's end (batched the same way);
   // lane l handles the same tiles as above (it reads back its own forward
-  // carries).
+  // carries: no other lane's, so no barrier beyond the __syncwarp).
   acc_t after = R::identity();
   const std::size_t chunks = (T + 31) / 32;
   for (std::size_t c_end = chunks; c_end > 0;) {
@@ -98,7 +123,7 @@ __device__ __forceinline__ void row_carries(std::size_t row, const float* in, st
         } else {
           const TileSpan s = tile_span(x_row, static_cast<long long>(k), static_cast<long long>(len));
           const std::uint32_t n = s.hi > s.lo ? static_cast<std::uint32_t>(s.hi - s.lo) : 0u;
-          v[u] = R::combine(scan_ops::scale(carries[2 * (base + k)], n), load(stats + 2 * (base + k) + 1));
+          v[u] = R::combine(scan_ops::scale(out.forward(k), n), load(stats + 2 * (base + k) + 1));
         }
       }
     }
@@ -108,12 +133,20 @@ __device__ __forceinline__ void row_carries(std::size_t row, const float* in, st
         const std::size_t k = (c_end - 1 - u) * 32 + lane;
         const acc_t incl = warp_inclusive_suffix_scan<R>(v[u]);
         const acc_t next = shfl_down_any(incl, 1);
-        if (k < T) carries[2 * (base + k) + 1] = lane == 31 ? after : R::combine(next, after);
+        if (k < T) out.put_backward(k, lane == 31 ? after : R::combine(next, after));
         after = R::combine(gpu::shfl_idx_any(incl, 0), after);
       }
     }
     c_end -= batch;
   }
+}
+
+// Every tile's carries to carries[2t], carries[2t + 1].
+template <class R, class Load>
+__device__ __forceinline__ void row_carries(std::size_t row, const float* in, std::size_t in_pitch, std::size_t len,
+                                            std::size_t T, ScanDirection dir, const typename R::acc_t* stats,
+                                            typename R::acc_t* carries, Load load) {
+  row_carries_to<R>(row, in, in_pitch, len, T, dir, stats, GlobalCarries<typename R::acc_t>{carries, row * T}, load);
 }
 
 }  // namespace tessera::batched_scan_impl::gpu_detail

@@ -46,8 +46,10 @@ inline constexpr std::size_t FUSED_MAX_LEN = TilePolicy::TILE - 3;
 // the GPU holds (a margin for SMs shared with other work); longer rows run
 // multi_tile.
 inline constexpr int RESIDENT_BUFFERS = 5;
+inline constexpr std::size_t RESIDENT_MAX_ROW_TILES = 512;  // a shared array of states per tile of a row
 inline std::size_t resident_max_row_tiles(int sms) {
-  return static_cast<std::size_t>(sms) * RESIDENT_BUFFERS / 2;
+  const std::size_t half = static_cast<std::size_t>(sms) * RESIDENT_BUFFERS / 2;
+  return half < RESIDENT_MAX_ROW_TILES ? half : RESIDENT_MAX_ROW_TILES;
 }
 
 // Tiles a row of `len` samples spans, whatever its alignment (an upper bound:
@@ -79,6 +81,7 @@ TESSERA_BSCAN_RUNG(multi_tile)
 TESSERA_BSCAN_RUNG(multi_tile_occupancy)
 TESSERA_BSCAN_RUNG(multi_tile_pipelined)
 TESSERA_BSCAN_RUNG(multi_tile_resident)
+TESSERA_BSCAN_RUNG(multi_tile_resident_self)
 TESSERA_BSCAN_RUNG(short_rows)
 #undef TESSERA_BSCAN_RUNG
 
