@@ -46,14 +46,13 @@
 // (the consumers' 384 x 28 scan is the limit for the last two); rows of
 // 10^7 run multi_tile (61%). multi_tile_resident_self (SELF_CARRIES, no
 // finisher): float 88.8 / 85.5%, double 81.1% at 10^6.
-#include <type_traits>
-
 #include "common/batched_scan_ops.hpp"
 #include "cuda/batched_scan/row_carries.cuh"
 #include "cuda/batched_scan/tile_kernel.cuh"
 #include "cuda/common/device.cuh"
 #include "cuda/common/mbarrier.cuh"
 #include "cuda/common/multipass.cuh"
+#include "cuda/common/warp_reduce.cuh"
 
 namespace tessera::batched_scan_impl {
 
@@ -86,18 +85,6 @@ using ConsumerBarrier = gpu::NamedBarrier<1, TILE_BLOCK>;
 __device__ __forceinline__ unsigned load_acquire(const unsigned* p) {
   unsigned v;
   asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
-
-// The state sum of a warp (butterfly; every lane gets it).
-template <class R>
-__device__ __forceinline__ typename R::acc_t warp_reduce(typename R::acc_t v) {
-#pragma unroll
-  for (unsigned d = 16; d > 0; d /= 2) {
-    const typename R::acc_t o =
-        gpu::scan_detail::shuffle_words(v, [d](unsigned w) { return __shfl_xor_sync(0xffffffffu, w, d); });
-    v = R::combine(v, o);
-  }
   return v;
 }
 
@@ -252,8 +239,8 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
       acc_t X, Q;
       aggregate_chunk<R>(buffer(b), a * 32 + lane, lo, hi, exclusive, want_q, X, Q);
       gpu::mbar_arrive(&empty[b]);  // done with the buffer (and s_tile[b])
-      X = warp_reduce<R>(X);
-      if (want_q) Q = warp_reduce<R>(Q);
+      X = gpu::warp_reduce_xor<R>(X);
+      if (want_q) Q = gpu::warp_reduce_xor<R>(Q);
       if constexpr (AGGREGATORS > 1) {
         if (lane == 0) {
           s_partial[b][a][0] = X;
