@@ -354,7 +354,8 @@ TEST_F(BatchedScanGpu, BulkCopiesAreBitwiseTheirRungs) {
 
 // The public call with no variant picks by length and runs on device memory.
 TEST_F(BatchedScanGpu, PublicApiDefaultVariantInPlace) {
-  for (std::size_t len : {std::size_t{32}, std::size_t{10000}, 2 * TILE + 5}) {
+  // 500,000: Kahan rows from there take multi_tile_resident_self.
+  for (std::size_t len : {std::size_t{32}, std::size_t{10000}, 2 * TILE + 5, std::size_t{500000}}) {
     const std::size_t rows = 7;
     const std::vector<float> rows0 = random_rows(rows, len, 77 + len);
     const Layout l{rows, len, len, len, 0, 0, true};

@@ -30,6 +30,8 @@ void check_memory(const batched_scan_impl::ScanVariant& v, const float* in, cons
 // (76 ms for 3.125M rows of 32 on the H100), which a row of 10,000 floats
 // (3.5 us of memory time per SM) hides and a short row does not.
 constexpr std::size_t PIPELINED_MIN_LEN = 8192;
+// Kahan rows from this length run multi_tile_resident_self (see below).
+constexpr std::size_t KAHAN_SELF_MIN_LEN = 500000;
 
 std::string batched_scan_default_variant(std::size_t, std::size_t len, Accum accum, ScanDirection) {
   // The tessera rungs support every accumulator and direction; the choice is
@@ -53,15 +55,23 @@ std::string batched_scan_default_variant(std::size_t, std::size_t len, Accum acc
       default: return "fused_pipelined_lazy_bulk";  // double, Kahan, double-float
     }
   }
-  // Long rows: multi_tile_resident for every accumulator (rows of 10^5 /
-  // 10^6 samples, docs/results/batched_scan-resident-h100-2026-11-23-*:
-  // float 83.5 / 74.6% of copy, double 78.7 / 74.3%, Kahan 53.9 / 58.4%,
-  // double-float 50.1 / 56.5%, 1.20-1.80x the rungs above); rows too long
-  // for the GPU's shared memory run the three-launch rung above inside it.
-  // multi_tile_resident_self measured faster still (10^6 float 85.5%,
-  // docs/batched_scan.md) but has not yet run the full GPU test suite: it
-  // becomes the default once it has.
-  return "multi_tile_resident";
+  // Long rows: rows held in shared memory (% of copy for rows of 10^5 /
+  // 10^6 samples, H100; docs/results/batched_scan-self-accums-h100-2026-11-23.txt
+  // and batched_scan-lazy-resident-h100-2026-11-23.txt):
+  //   float, double: multi_tile_resident_self (float 88.9 / 85.5%, double
+  //   79.2 / 81.1%; multi_tile_resident 83.6 / 75.0% and 78.5 / 74.8%);
+  //   Kahan: multi_tile_resident 56.8 / 60.0%, _self 54.6 / 66.0%: _self
+  //   from rows of KAHAN_SELF_MIN_LEN samples (the crossover lies between the
+  //   two measured lengths);
+  //   double-float: multi_tile_resident 57.4 / 62.0% (_self 53.7 / 60.4%).
+  // Rows too long for the GPU's shared memory run the three-launch rung
+  // above inside either.
+  switch (accum) {
+    case Accum::native:
+    case Accum::f64: return "multi_tile_resident_self";
+    case Accum::kahan: return len >= KAHAN_SELF_MIN_LEN ? "multi_tile_resident_self" : "multi_tile_resident";
+    default: return "multi_tile_resident";  // double-float
+  }
 }
 
 void batched_scan(const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch, std::size_t rows,

@@ -67,16 +67,14 @@ std::string default_variant(Family f, Dtype t, std::size_t n) {
     case Family::map: return "vectorized";
     case Family::adjacent_difference: return "vectorized_shuffle";
     case Family::find_unique: return t == Dtype::u8 ? "flag_table_shared" : "sort_based";
-    // H100, 2^28 elements: compact of 4-byte keys by predicate,
-    // single_pass_bulk 1.03-1.23x cub_select_if on float x>t (5/50/95%,
-    // three runs; single_pass_early 1.00-1.09x in the same runs,
-    // docs/results/compose-bulk-h100-2026-11-23-*); unique and the other
-    // compactions, single_pass_early 1.02-1.10x cub_select_unique on int32
-    // runs (docs/results/compose-h100-2026-11-23b.txt). Flagged compaction:
-    // see default_variant_for.
+    // H100: compact by predicate and unique, single_pass_bulk (8 aggregator
+    // warps) 1.1-1.3x cub_select_if / cub_select_unique on float x>t and
+    // int32 runs (2^28, 5/50/95%; docs/results/compose-agg8-h100-2026-11-23.txt)
+    // and 1.07x on int64 (2^27, 50%; single_pass_early 0.93 / 0.80x there,
+    // docs/results/compose-aggregators-ab-h100-2026-11-23.txt). Flagged
+    // compaction: see default_variant_for.
     case Family::compact:
-      return t == Dtype::f32 || t == Dtype::i32 || t == Dtype::u32 ? "single_pass_bulk" : "single_pass_early";
-    case Family::unique: return "single_pass_early";
+    case Family::unique: return "single_pass_bulk";
     // Partition: single_pass_wide 1.03-1.04x cub_partition_if; the early
     // look-back lost 10% there (two output streams per tile).
     case Family::partition: return "single_pass_wide";

@@ -37,16 +37,19 @@
 // are stored only after all its tiles are in shared memory.
 //
 // Same tiles and carries code as multi_tile; Q is a weighted sum here
-// (rounded differently). Deterministic: the association depends on the
-// shape only.
+// (rounded differently), and Kahan and double-float run lazily (below).
+// Deterministic: the association depends on the shape only.
 //
 // Expected (H100, forward_backward): rows of 10^5 and 10^6 samples at
 // 80-90% of copy (multi_tile 61-63%). Measured (docs/batched_scan.md): float
 // 83.7 / 74.9%, double 78.7 / 74.9%, Kahan 54 / 58%, double-float 50 / 56%
 // (the consumers' 384 x 28 scan is the limit for the last two); rows of
 // 10^7 run multi_tile (61%). multi_tile_resident_self (SELF_CARRIES, no
-// finisher): float 88.8 / 85.5%, double 81.1% at 10^6.
+// finisher): float 88.8 / 85.5%, double 81.1% at 10^6. With lazy Kahan and
+// double-float sums (run_resident): Kahan 56.8 / 60.0%, double-float
+// 57.4 / 62.0% (_self 54.6 / 66.0% and 53.7 / 60.4%).
 #include "common/batched_scan_ops.hpp"
+#include "cuda/batched_scan/lazy_sums.cuh"
 #include "cuda/batched_scan/row_carries.cuh"
 #include "cuda/batched_scan/tile_kernel.cuh"
 #include "cuda/common/device.cuh"
@@ -403,7 +406,14 @@ void run_resident(const ScanCall& call, const char* name) {
   const ScanSpec& s = call.spec;
   if (!gpu_detail::has_work(s)) return;
   bool ran = false;
-  gpu_detail::dispatch_accum(name, s.accum, [&]<class R>() { ran = run_resident_r<R, SELF_CARRIES>(call); });
+  // Kahan and double-float run without renormalisation (lazy_sums.cuh): the
+  // consumers' scan is issue-bound for them. H100, rows of 10^6 / 10^5
+  // samples, % of copy, renormalising -> lazy: Kahan 58.1 -> 60.0 / 53.9 ->
+  // 56.8 (_self 55.4 -> 66.0 / 46.5 -> 54.6), double-float 56.3 -> 62.0 /
+  // 50.2 -> 57.4 (_self 53.1 -> 60.4 / 42.6 -> 53.7); the same errors.
+  gpu_detail::dispatch_accum(name, s.accum, [&]<class R>() {
+    ran = run_resident_r<typename gpu_detail::LazyOf<R>::type, SELF_CARRIES>(call);
+  });
   if (ran) return;
   // Rows too long for the GPU's shared memory, or below sm_90: the best
   // three-launch rung for the accumulator (the API's choice before this rung).

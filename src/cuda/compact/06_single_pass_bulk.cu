@@ -6,9 +6,10 @@
 //   - producer warp: claims the next tile when a buffer is free and bulk-
 //     copies (TMA) the whole tile into it (partial end tiles: none, the
 //     others read them from global memory);
-//   - aggregator warp: counts the tile's selected elements from shared
+//   - 8 aggregator warps: count the tile's selected elements from shared
 //     memory as soon as it lands (the same predicate or neighbour test as
-//     the tile's) and publishes the count;
+//     the tile's), an eighth of the tile each; the last to finish publishes
+//     the count;
 //   - look-back warp: in tile order, the 64-bit exclusive count before the
 //     tile (sparse 32-slot look-back), published inclusive, handed over;
 //   - 512 consumer threads: select from shared memory (SelectTile::
@@ -17,14 +18,14 @@
 //     st.global.cs.
 // Same outputs, count and status protocol as single_pass_early; compact by
 // predicate and unique (flagged compaction and partition keep
-// single_pass_early and single_pass_wide). For unique the aggregator also
-// hands the consumers the element before the tile, so that no consumer waits
-// on a global load. Below sm_90, or without 160 KiB of shared memory
-// per block, the rung runs single_pass_early.
+// single_pass_early and single_pass_wide). For unique the tile's copy
+// starts 16 bytes early, so that the element before the tile is in shared
+// memory too and no role waits on a global load. Below sm_90, or without
+// 160 KiB of shared memory per block, the rung runs single_pass_early.
 //
 // Measured (H100, 2^28; docs/compose.md): compact float x>t 5 / 50 / 95%
-// at 71 / 83 / 88% of copy, 1.14 / 1.09 / 1.19x cub_select_if; unique int32
-// runs below single_pass_early at 5 and 50% (0.86 / 0.97x CUB).
+// at 85 / 89 / 91% of copy, 1.36 / 1.17 / 1.24x cub_select_if; unique int32
+// runs 83 / 89 / 91%, 1.32 / 1.19 / 1.25x cub_select_unique.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -50,8 +51,17 @@ struct BulkPolicy {
   static constexpr int BLOCK_THREADS = 512;  // consumers
   static constexpr int VECS = 4;
 };
-constexpr int ROLE_WARPS = 3;  // producer, aggregator, look-back
+// An aggregator warp's arrival in s_partial[b]: its count goes in the low bits.
+constexpr unsigned AGGREGATOR_ARRIVAL = 1u << 20;
 constexpr int BUFFERS = 4;
+// Warps counting each landed tile, an eighth of it each. The count must
+// keep pace with the tile's DRAM time (~1.4 us per 32 KiB tile and SM on
+// the H100). Measured (H100, 2^28, % of copy at 50% selected; 5% in
+// brackets): 1 warp compact 82.7 (71.2), unique 72.4 (53.7); 2 warps
+// 86.0 (80.0), 82.3 (68.7); 4 warps 88.5 (85.0), 87.4 (81.3); 8 warps
+// 89.2 (84.9), 88.7 (82.6).
+constexpr int AGGREGATORS = 8;
+constexpr int ROLE_WARPS = 2 + AGGREGATORS;  // producer, aggregators, look-back
 // Elements in a buffer's head: 128 bytes, so that every tile lands 128-byte
 // aligned in shared memory (the first H100 run, with no head, measured
 // compact 84.4% of copy; with a 16-byte head 78.4%). Unique copies the 16
@@ -64,18 +74,29 @@ constexpr unsigned NEIGHBOUR_OF = 16 / sizeof(T);  // elements copied before a u
 template <class T, SelectMode MODE>
 using BulkTile = gpu::SelectTile<T, MODE, false, BulkPolicy>;
 
-// Selected elements of tile b counted by one warp, from the shared copy
-// `staged` (full tiles; for unique staged[-1] is the element before tile
-// b > 0) or from global memory (partial ones). Predicate and unique modes.
+// Selected elements of tile b counted by aggregator warp `part` of
+// AGGREGATORS: its share of the vectors of the shared copy `staged` (full
+// tiles; for unique staged[-1] is the element before tile b > 0), or, for a
+// partial tile, part 0 alone from global memory. Predicate and unique modes.
+// The full-tile loop has a fixed trip count and is unrolled, so that a warp
+// keeps several shared loads in flight. (One warp with a load-then-use loop
+// capped unique at ~0.70 ms for 2^28 int32 keys whatever the share of heads
+// on the H100: ~2.8 us per tile and SM, twice the tile's DRAM time.)
 template <class T, SelectMode MODE>
 __device__ __forceinline__ unsigned warp_count_selected(const T* staged, bool whole, const T* __restrict__ in,
                                                         const gpu::SelectParams<T>& p, const gpu::AlignedTiles& tiles,
-                                                        std::size_t b, unsigned lane) {
+                                                        std::size_t b, unsigned part, unsigned lane) {
   using Tile = BulkTile<T, MODE>;
-  constexpr int VEC = Tile::VEC;
+  constexpr unsigned VEC = Tile::VEC;
+  constexpr unsigned ROUNDS = static_cast<unsigned>(Tile::TILE / VEC) / AGGREGATORS / 32;
+  static_assert(ROUNDS * 32 * AGGREGATORS * VEC == Tile::TILE, "the aggregators split a tile into whole rounds");
   unsigned count = 0;
   if (whole) {
-    for (std::size_t q = lane * VEC; q < Tile::TILE; q += 32 * VEC) {
+    // The slot of element 0 when this tile holds it (a full tile 0 has pad 0).
+    const std::size_t input_start = b == 0 ? 0 : Tile::TILE;
+#pragma unroll 8
+    for (unsigned r = 0; r < ROUNDS; ++r) {
+      const std::size_t q = ((part * ROUNDS + r) * 32 + lane) * VEC;
       T v[VEC];
       const uint4 w = *reinterpret_cast<const uint4*>(staged + q);
       memcpy(v, &w, sizeof(w));
@@ -83,15 +104,17 @@ __device__ __forceinline__ unsigned warp_count_selected(const T* staged, bool wh
       if constexpr (MODE == SelectMode::predicate) {
         m = Tile::passing_mask(p, v);
       } else {
-        const std::size_t first = tiles.element(b, q);
-        const T left = first > 0 ? staged[static_cast<std::ptrdiff_t>(q) - 1] : T(0);  // staged[-1]: the head
-        m |= first == 0 || gpu::differs(left, v[0]) ? 1u : 0u;
+        // The left neighbour: the lane below's last element; lane 0 reads it
+        // (staged[-1], the head, before the tile's first vector).
+        T left = gpu::shfl_up_any(v[VEC - 1], 1);
+        if (lane == 0) left = q == input_start ? v[0] : staged[static_cast<std::ptrdiff_t>(q) - 1];
+        m |= q == input_start || gpu::differs(left, v[0]) ? 1u : 0u;
 #pragma unroll
-        for (int j = 1; j < VEC; ++j) m |= gpu::differs(v[j - 1], v[j]) ? 1u << j : 0u;
+        for (unsigned j = 1; j < VEC; ++j) m |= gpu::differs(v[j - 1], v[j]) ? 1u << j : 0u;
       }
       count += __popc(m);
     }
-  } else {
+  } else if (part == 0) {
     const std::size_t lo = tiles.lo(b), hi = tiles.hi(b);
     for (std::size_t q = lo + lane; q < hi; q += 32) {
       const std::size_t i = tiles.element(b, q);
@@ -101,9 +124,7 @@ __device__ __forceinline__ unsigned warp_count_selected(const T* staged, bool wh
       count += s ? 1u : 0u;
     }
   }
-#pragma unroll
-  for (int d = 16; d > 0; d /= 2) count += __shfl_xor_sync(0xFFFFFFFFu, count, d);
-  return count;
+  return __reduce_add_sync(0xFFFFFFFFu, count);
 }
 
 template <class T, SelectMode MODE>
@@ -115,7 +136,7 @@ __global__ __launch_bounds__(BulkPolicy::BLOCK_THREADS + 32 * ROLE_WARPS, 1) voi
   using Tile = BulkTile<T, MODE>;
   constexpr int BLOCK = Tile::BLOCK;
   constexpr int WARPS = BLOCK / 32;
-  constexpr int PRODUCER = WARPS, AGGREGATOR = WARPS + 1, LOOKBACK = WARPS + 2;
+  constexpr int PRODUCER = WARPS, FIRST_AGGREGATOR = WARPS + 1, LOOKBACK = WARPS + 1 + AGGREGATORS;
   constexpr unsigned TILE_BYTES = static_cast<unsigned>(Tile::TILE * sizeof(T));
   constexpr unsigned HEAD = HEAD_OF<T>;
 
@@ -131,12 +152,14 @@ __global__ __launch_bounds__(BulkPolicy::BLOCK_THREADS + 32 * ROLE_WARPS, 1) voi
   __shared__ typename Tile::Storage storage;      // the staged output of the consumers' current tile
   __shared__ std::uint64_t full[BUFFERS], empty[BUFFERS], count_ready[BUFFERS], prefix_ready[BUFFERS];
   __shared__ unsigned s_tile[BUFFERS], s_count[BUFFERS];
+  __shared__ unsigned s_partial[BUFFERS];  // the aggregators' arrivals and counts so far (AGGREGATOR_ARRIVAL)
   __shared__ unsigned long long s_prefix[BUFFERS];
 
   if (threadIdx.x == 0) {
     for (int b = 0; b < BUFFERS; ++b) {
       gpu::mbar_init(&full[b], 1);
-      gpu::mbar_init(&empty[b], 2);  // consumers, aggregator
+      gpu::mbar_init(&empty[b], 1 + AGGREGATORS);  // consumers, aggregators
+      s_partial[b] = 0;
       gpu::mbar_init(&count_ready[b], 1);
       gpu::mbar_init(&prefix_ready[b], 1);
     }
@@ -174,23 +197,31 @@ __global__ __launch_bounds__(BulkPolicy::BLOCK_THREADS + 32 * ROLE_WARPS, 1) voi
     return;
   }
 
-  if (warp == AGGREGATOR) {
+  if (warp >= FIRST_AGGREGATOR && warp < FIRST_AGGREGATOR + AGGREGATORS) {
+    // Each counts its share of the tile; the last to add its count to
+    // s_partial[b] publishes the tile's total. It also resets s_partial[b]
+    // before it releases the buffer, so the next tile in b starts from zero.
+    const unsigned part = warp - FIRST_AGGREGATOR;
     for (unsigned i = 0;; ++i) {
       const unsigned b = i % BUFFERS, parity = (i / BUFFERS) & 1u;
       gpu::mbar_wait(&full[b], parity);
       const unsigned t = s_tile[b];
       if (t >= n_tiles) {
-        if (lane == 0) gpu::mbar_arrive(&count_ready[b]);
+        if (part == 0 && lane == 0) gpu::mbar_arrive(&count_ready[b]);
         break;
       }
-      const unsigned c = warp_count_selected<T, MODE>(staged(b), bulk_tile(t), in, params, tiles, t, lane);
+      const unsigned c = warp_count_selected<T, MODE>(staged(b), bulk_tile(t), in, params, tiles, t, part, lane);
       __syncwarp();  // every lane's reads of the buffer are done
       if (lane == 0) {
-        status.publish(t, t == 0 ? gpu::TILE_INCLUSIVE : gpu::TILE_AGGREGATE, c);
-        s_count[b] = c;
-
+        const unsigned before = atomicAdd(&s_partial[b], AGGREGATOR_ARRIVAL + c);
+        if (before / AGGREGATOR_ARRIVAL == AGGREGATORS - 1) {
+          const unsigned total = before % AGGREGATOR_ARRIVAL + c;
+          s_partial[b] = 0;
+          status.publish(t, t == 0 ? gpu::TILE_INCLUSIVE : gpu::TILE_AGGREGATE, total);
+          s_count[b] = total;
+          gpu::mbar_arrive(&count_ready[b]);
+        }
         gpu::mbar_arrive(&empty[b]);
-        gpu::mbar_arrive(&count_ready[b]);
       }
     }
     return;

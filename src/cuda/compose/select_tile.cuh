@@ -179,7 +179,7 @@ struct SelectTile {
 #pragma unroll
       for (int k = 0; k < VECS; ++k) {
         const std::size_t q = slot(k, threadIdx.x, 0);
-        halo[k] = q > 0 ? staged[q - 1] : before;  // used by lane 0 only
+        if (threadIdx.x % 32 == 0) halo[k] = q > 0 ? staged[q - 1] : before;  // used by lane 0 only
       }
     }
     select_full(flags, p, tiles, b, vec_flags, halo);
