@@ -10,6 +10,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <string>
@@ -231,6 +232,42 @@ TEST_F(BatchedScanGpu, ResidentRowsUpToCapacity) {
   }
 }
 
+// fused_fitted cuts the tile to the row (32 x 12, then 32 x 20 ... 384 x 20,
+// one warp apart; float 64 x 12 ... 192 x 12 before 128 x 20): rows that fill each tile exactly
+// (len = tile - 3: the worst alignment shift; every direction) and rows one
+// sample longer (the next tile), enough rows that the blocks cycle their row
+// buffers, at odd pitches and in place.
+TEST_F(BatchedScanGpu, FittedTilesAtTheirEdges) {
+  const ScanVariant* v = batched_scan_impl::find_variant("fused_fitted");
+  ASSERT_NE(v, nullptr);
+  std::vector<std::size_t> tiles;
+  for (std::size_t w = 1; w <= 6; ++w) tiles.push_back(32 * w * 12);
+  for (std::size_t w = 1; w <= 12; ++w) tiles.push_back(32 * w * 20);
+  ASSERT_EQ(tiles.back() - 3, batched_scan_impl::FITTED_MAX_LEN);
+  std::uint64_t seed = 1700;
+  int k = 0;
+  for (std::size_t tile : tiles)
+    for (std::size_t len : {tile - 3, tile - 2}) {
+      if (len > batched_scan_impl::FITTED_MAX_LEN) {
+        ASSERT_FALSE(v->supports(ScanSpec{ScanDirection::forward, Accum::native, false, 1, len, len, len, false}));
+        continue;
+      }
+      const std::size_t rows = std::max<std::size_t>(7, 5'000'000 / len);
+      const std::vector<float> rows0 = random_rows(rows, len + 3, ++seed);
+      const Layout layout = ++k % 2 == 0 ? Layout{rows, len, len + 1, len + 3, 1, 2}
+                                         : Layout{rows, len, len + 3, len + 3, 1, 1, true};
+      for (ScanDirection d : scan_test::kDirections)
+        for (Accum a : scan_test::kAccums) {
+          if (d != ScanDirection::forward_backward && (a == Accum::f64 || a == Accum::kahan)) continue;
+          if (len == tile - 2 && (d != ScanDirection::forward_backward || a == Accum::f64 || a == Accum::kahan))
+            continue;
+          const bool excl = (seed + static_cast<int>(d) + static_cast<int>(a)) % 2 == 0;
+          SCOPED_TRACE("fused_fitted rows " + std::to_string(rows) + " " + scan_test::describe(layout, d, excl, a));
+          ASSERT_TRUE(run_and_check(*v, layout, d, excl, a, rows0, stream()));
+        }
+    }
+}
+
 // Wide accumulators are what the user asked for: on a long trace with a DC
 // offset, double and double-float leave only the final rounding to float
 // (relative error <= 2^-24, checked with a 2x margin), whatever the path.
@@ -262,26 +299,29 @@ TEST_F(BatchedScanGpu, WideAccumulatorsLeaveOnlyTheFinalRounding) {
 
 // The pipelined rungs for the wide accumulators (one accumulator chain per
 // thread, or fused_pipelined_chains' two) leave only the final rounding on a
-// forward-then-backward trace that fills the fused tile: positive samples, so
-// every output is a sum of positive terms and its relative error is that of
-// the accumulation plus 2^-24.
+// forward-then-backward trace that fills the rung's tile (the fused tile;
+// fused_fitted's largest): positive samples, so every output is a sum of
+// positive terms and its relative error is that of the accumulation plus
+// 2^-24.
 TEST_F(BatchedScanGpu, PipelinedWideRungsLeaveOnlyTheFinalRounding) {
-  const std::size_t len = TILE - 3, rows = 3;
-  std::vector<float> rows0(rows * len);
-  for (std::size_t i = 0; i < rows0.size(); ++i)
-    rows0[i] = 1.0f + 0.1f * static_cast<float>((i * 7919) % 101) / 101.0f;
-  DeviceBuffer<float> din(rows0.size()), dout(rows0.size());
-  upload(din.p, rows0);
-  device_sync();
-  std::vector<std::vector<long double>> ref(rows);
-  for (std::size_t r = 0; r < rows; ++r) {
-    std::vector<long double> s;
-    scan_test::reference(rows0.data() + r * len, len, ScanDirection::forward_backward, false, ref[r], s);
-  }
   for (const char* name : {"fused_pipelined_pair", "fused_pipelined_chains", "fused_pipelined_chains2",
-                           "fused_pipelined_chains4", "fused_pipelined_lazy", "fused_pipelined_lazy_bulk"}) {
+                           "fused_pipelined_chains4", "fused_pipelined_lazy", "fused_pipelined_lazy_bulk",
+                           "fused_fitted"}) {
     const ScanVariant* v = batched_scan_impl::find_variant(name);
     ASSERT_NE(v, nullptr) << name;
+    const std::size_t len = std::string(name) == "fused_fitted" ? batched_scan_impl::FITTED_MAX_LEN : TILE - 3;
+    const std::size_t rows = 3;
+    std::vector<float> rows0(rows * len);
+    for (std::size_t i = 0; i < rows0.size(); ++i)
+      rows0[i] = 1.0f + 0.1f * static_cast<float>((i * 7919) % 101) / 101.0f;
+    DeviceBuffer<float> din(rows0.size()), dout(rows0.size());
+    upload(din.p, rows0);
+    device_sync();
+    std::vector<std::vector<long double>> ref(rows);
+    for (std::size_t r = 0; r < rows; ++r) {
+      std::vector<long double> s;
+      scan_test::reference(rows0.data() + r * len, len, ScanDirection::forward_backward, false, ref[r], s);
+    }
     for (Accum a : {Accum::f64, Accum::dfloat, Accum::kahan}) {
       const ScanSpec spec{ScanDirection::forward_backward, a, false, rows, len, len, len, false};
       v->run(ScanCall{spec, din.p, dout.p, nullptr, stream()});
@@ -354,8 +394,16 @@ TEST_F(BatchedScanGpu, BulkCopiesAreBitwiseTheirRungs) {
 
 // The public call with no variant picks by length and runs on device memory.
 TEST_F(BatchedScanGpu, PublicApiDefaultVariantInPlace) {
+  const auto fb = ScanDirection::forward_backward;
+  EXPECT_EQ(batched_scan_default_variant(9, 128, Accum::dfloat, fb), "short_rows");
+  EXPECT_EQ(batched_scan_default_variant(9, 129, Accum::native, fb), "fused_fitted");
+  EXPECT_EQ(batched_scan_default_variant(9, batched_scan_impl::FITTED_MAX_LEN, Accum::dfloat, fb), "fused_fitted");
+  EXPECT_EQ(batched_scan_default_variant(9, 8000, Accum::native, fb), "fused_one_pass");
+  EXPECT_EQ(batched_scan_default_variant(9, 8000, Accum::kahan, fb), "fused_pipelined_lazy_bulk");
+  EXPECT_EQ(batched_scan_default_variant(9, 10000, Accum::native, fb), "fused_pipelined_bulk");
   // 500,000: Kahan rows from there take multi_tile_resident_self.
-  for (std::size_t len : {std::size_t{32}, std::size_t{10000}, 2 * TILE + 5, std::size_t{500000}}) {
+  for (std::size_t len : {std::size_t{32}, std::size_t{1000}, std::size_t{5000}, std::size_t{8000}, std::size_t{10000}, 2 * TILE + 5,
+                          std::size_t{500000}}) {
     const std::size_t rows = 7;
     const std::vector<float> rows0 = random_rows(rows, len, 77 + len);
     const Layout l{rows, len, len, len, 0, 0, true};

@@ -25,10 +25,15 @@ void check_memory(const batched_scan_impl::ScanVariant& v, const float* in, cons
 
 }  // namespace
 
-// Rows at least this long go to the pipelined fused kernels: they keep one
-// or two persistent blocks per SM and pay ~3.2 us of fixed work per row
-// (76 ms for 3.125M rows of 32 on the H100), which a row of 10,000 floats
-// (3.5 us of memory time per SM) hides and a short row does not.
+// Float rows at least this long (and longer than fused_fitted's tiles) go to
+// fused_pipelined_bulk: one persistent 896-thread block per SM pays ~3.2 us
+// of fixed work per row, which a row of 10,000 floats (3.5 us of memory time
+// per SM) hides and a shorter row does not (H100, 8,000 samples:
+// fused_one_pass 92.4% of copy, fused_pipelined_bulk 80.4%). The 8-byte
+// accumulators take fused_pipelined_lazy_bulk (384 x 28, two blocks per SM)
+// from fused_fitted's end (8,000 samples: double-float 80.2%, Kahan 85.8%,
+// double 91.0%; fused_one_pass 33.2 / 36.5 / 51.3%;
+// docs/results/batched_scan-fitted-ladders-h100-2026-11-23.txt).
 constexpr std::size_t PIPELINED_MIN_LEN = 8192;
 // Kahan rows from this length run multi_tile_resident_self (see below).
 constexpr std::size_t KAHAN_SELF_MIN_LEN = 500000;
@@ -38,6 +43,10 @@ std::string batched_scan_default_variant(std::size_t, std::size_t len, Accum acc
   // by row length and accumulator, from the H100 bench of 10,000 x 10,000,
   // 1,000 x 100,000 and 100 x 1,000,000 (docs/results/batched_scan-h100-2026-11-23b.txt,
   // -2026-11-23c/-23d.json for the chains rungs, -2026-11-23f for the bulk ones):
+  //   rows of 129 to 7,677 samples: fused_fitted (300 to 7,000 samples: float
+  //   78-93% of copy, double 76-92%, Kahan 66-90%, double-float 63-91%;
+  //   fused_one_pass 5-86%, 3-47%, 2-33%, 2-30%:
+  //   docs/results/batched_scan-fitted-h100-2026-11-23.txt);
   //   fused rows: float fused_pipelined_bulk 94.5-95.0% of copy
   //   (fused_pipelined 92.4-92.8%, fused_one_pass 87.4%); double / Kahan /
   //   double-float fused_pipelined_lazy_bulk 91.8 / 89.7 / 89.2%
@@ -48,12 +57,10 @@ std::string batched_scan_default_variant(std::size_t, std::size_t len, Accum acc
   //   multi_tile_occupancy 41.7-43.4% / 40.0-42.0% (multi_tile 32.6-33.9% /
   //   30.8-32.2%).
   if (len <= batched_scan_impl::SHORT_ROW_MAX_LEN) return "short_rows";
+  if (len <= batched_scan_impl::FITTED_MAX_LEN) return "fused_fitted";
   if (len <= batched_scan_impl::FUSED_MAX_LEN) {
-    if (len < PIPELINED_MIN_LEN) return "fused_one_pass";
-    switch (accum) {
-      case Accum::native: return "fused_pipelined_bulk";
-      default: return "fused_pipelined_lazy_bulk";  // double, Kahan, double-float
-    }
+    if (accum != Accum::native) return "fused_pipelined_lazy_bulk";  // double, Kahan, double-float
+    return len < PIPELINED_MIN_LEN ? "fused_one_pass" : "fused_pipelined_bulk";
   }
   // Long rows: rows held in shared memory (% of copy for rows of 10^5 /
   // 10^6 samples, H100; docs/results/batched_scan-self-accums-h100-2026-11-23.txt

@@ -21,6 +21,7 @@ list(APPEND TESSERA_CUDA_SOURCES
   cuda/batched_scan/05_fused_pipelined_lazy.cu
   cuda/batched_scan/05_fused_pipelined_bulk.cu
   cuda/batched_scan/05_fused_pipelined_masked.cu
+  cuda/batched_scan/05_fused_fitted.cu
   cuda/batched_scan/06_multi_tile.cu
   cuda/batched_scan/06_multi_tile_resident.cu
   cuda/batched_scan/07_short_rows.cu

@@ -122,6 +122,13 @@ struct BulkLazyPolicy : LazyChainPolicy<K> {
 struct WideBulkPolicy : WidePolicy {
   static constexpr bool BULK = true;
 };
+// Floats of one stage buffer of policy P: its tile plus the output staging
+// shift (the fused policies: TilePolicy::TILE + 4; the fitted ones of
+// 05_fused_fitted.cu, smaller tiles).
+template <class P>
+constexpr std::size_t slots_of() {
+  return static_cast<std::size_t>(P::BLOCK) * P::ITEMS + 4;
+}
 constexpr std::size_t SLOTS = TilePolicy::TILE + 4;
 static_assert(SLOTS % 4 == 0, "every stage buffer starts 16-byte aligned");
 template <class P>
@@ -211,6 +218,8 @@ __global__ __launch_bounds__(P::BLOCK, P::template min_blocks<R>()) void batched
   constexpr int BLOCK = P::BLOCK, ITEMS = P::ITEMS;
   constexpr bool BULK = P::BULK && TESSERA_BULK_COPY;  // the lean path below sm_90
   using acc_t = typename R::acc_t;
+  constexpr std::size_t SLOTS = slots_of<P>();
+  static_assert(SLOTS % 4 == 0, "every stage buffer starts 16-byte aligned");
   extern __shared__ __align__(16) float stage_buf[];  // STAGES x SLOTS floats
   __shared__ acc_t scratch[2][BLOCK / 32];            // the forward and the backward block scan
   std::uint64_t* bars = nullptr;                      // BULK: one mbarrier per stage
@@ -316,7 +325,7 @@ void launch_pipelined(const ScanCall& call, std::size_t T, const typename R::acc
   if ((P::LEAN || P::BULK) && T != 1)
     throw Error(std::string("batched_scan: ") + name + " takes rows of one tile only");
   auto kernel = batched_scan_pipelined_kernel<R, P, STAGES, DIRECT, CARRY>;
-  const std::size_t smem = static_cast<std::size_t>(STAGES) * SLOTS * sizeof(float);
+  const std::size_t smem = static_cast<std::size_t>(STAGES) * slots_of<P>() * sizeof(float);
   const int per_sm = prepare_kernel(kernel, P::BLOCK, smem, occupancy);
   const std::size_t tiles = s.rows * T;
   const std::size_t cap = static_cast<std::size_t>(gpu::sm_count()) * static_cast<std::size_t>(per_sm);

@@ -40,6 +40,9 @@ static_assert(TilePolicy::TILE >= 10000 + 3, "the seismic trace length fits one 
 // multi-tile path.
 inline constexpr std::size_t SHORT_ROW_MAX_LEN = 128;
 inline constexpr std::size_t FUSED_MAX_LEN = TilePolicy::TILE - 3;
+// fused_fitted cuts the fused tile to the row: its largest tile (384 x 20)
+// holds rows of up to this many samples.
+inline constexpr std::size_t FITTED_MAX_LEN = 384 * 20 - 3;
 
 // multi_tile_resident keeps a row's tiles in shared memory until the row has
 // landed: RESIDENT_BUFFERS tiles per SM, and rows of at most half of what
@@ -77,6 +80,7 @@ TESSERA_BSCAN_RUNG(fused_pipelined_lazy)
 TESSERA_BSCAN_RUNG(fused_pipelined_bulk)
 TESSERA_BSCAN_RUNG(fused_pipelined_lazy_bulk)
 TESSERA_BSCAN_RUNG(fused_pipelined_masked)
+TESSERA_BSCAN_RUNG(fused_fitted)
 TESSERA_BSCAN_RUNG(multi_tile)
 TESSERA_BSCAN_RUNG(multi_tile_occupancy)
 TESSERA_BSCAN_RUNG(multi_tile_pipelined)
