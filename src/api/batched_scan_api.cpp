@@ -44,9 +44,10 @@ std::string batched_scan_default_variant(std::size_t, std::size_t len, Accum acc
   // 1,000 x 100,000 and 100 x 1,000,000 (docs/results/batched_scan-h100-2026-11-23b.txt,
   // -2026-11-23c/-23d.json for the chains rungs, -2026-11-23f for the bulk ones):
   //   rows of 129 to 7,677 samples: fused_fitted (300 to 7,000 samples: float
-  //   78-93% of copy, double 76-92%, Kahan 66-90%, double-float 63-91%;
+  //   78-93% of copy, double 77-92%, Kahan 78-90%, double-float 75-91%;
   //   fused_one_pass 5-86%, 3-47%, 2-33%, 2-30%:
-  //   docs/results/batched_scan-fitted-h100-2026-11-23.txt);
+  //   docs/results/batched_scan-fitted-h100-2026-11-23.txt and
+  //   batched_scan-blockscan-trim-h100-2026-11-23.txt);
   //   fused rows: float fused_pipelined_bulk 94.5-95.0% of copy
   //   (fused_pipelined 92.4-92.8%, fused_one_pass 87.4%); double / Kahan /
   //   double-float fused_pipelined_lazy_bulk 91.8 / 89.7 / 89.2%

@@ -21,7 +21,7 @@
 // (~40 instructions per double-float sample, plus each thread's fixed work
 // per row). Measured on the H100 (forward_backward, ~400 MB batches; the
 // tables below and in docs/batched_scan.md): float 78-93% of copy from 300
-// to 7,000 samples (fused_one_pass 5-86%), double-float 63-91% (2-30%).
+// to 7,000 samples (fused_one_pass 5-86%), double-float 75-91% (2-30%).
 #include "cuda/batched_scan/pipelined_kernel.cuh"
 
 namespace tessera::batched_scan_impl {

@@ -54,6 +54,22 @@ __device__ __forceinline__ typename R::acc_t warp_inclusive_suffix_scan(typename
   return v;
 }
 
+// warp_inclusive_suffix_scan over the first N lanes only (a block's warp
+// totals): lane l < N gets v_l (+) ... (+) v_(N-1) in log2(N) steps; lanes
+// >= N keep their value. Against the 32-lane scan over identity-padded lanes
+// this only skips combines with the identity (x (+) 0 == x, but for a
+// -0 that becomes +0).
+template <class R, int N>
+__device__ __forceinline__ typename R::acc_t warp_inclusive_suffix_scan_first(typename R::acc_t v) {
+  const unsigned lane = threadIdx.x % LANES;
+#pragma unroll
+  for (unsigned d = 1; d < static_cast<unsigned>(N); d <<= 1) {
+    const typename R::acc_t t = shfl_down_any(v, d);
+    if (lane + d < static_cast<unsigned>(N)) v = R::combine(v, t);
+  }
+  return v;
+}
+
 // FAST (forward_items, backward_items, backward_of_forward): a thread whose
 // items are all valid (every thread of a tile but its first and last) runs
 // the loop with constant bounds: no per-item test and branch. Same
@@ -153,25 +169,28 @@ struct BlockScan {
   }
 
   // The sum of the values of the threads after this one; `total` as above.
-  // TREE: the warp totals are combined by a warp suffix scan (log2(32)
+  // TREE: the warp totals are combined by a warp suffix scan (log2(WARPS)
   // dependent steps) rather than a serial walk (WARPS dependent combines).
   template <bool TREE = (WARPS > 16)>
   static __device__ __forceinline__ acc_t exclusive_suffix(acc_t v, acc_t* scratch, acc_t& total) {
     const unsigned lane = threadIdx.x % LANES, warp = threadIdx.x / LANES;
     const acc_t incl = warp_inclusive_suffix_scan<R>(v);
-    if (lane == 0) scratch[warp] = incl;
-    Barrier{}();
+    constexpr bool ONE_WARP_TREE = TREE && WARPS == 1;  // the total is lane 0's: no scratch
+    if (!ONE_WARP_TREE && lane == 0) scratch[warp] = incl;
+    Barrier{}();  // kept with one warp too: callers may order their shared memory by it
     acc_t after = R::identity();
-    if constexpr (TREE) {
+    if constexpr (ONE_WARP_TREE) {
+      total = gpu::shfl_idx_any(incl, 0);
+    } else if constexpr (TREE) {
       // Many warps (the pipelined 896-thread tile): a warp suffix scan of the
-      // warp totals, log2(32) dependent steps, instead of WARPS serial
+      // warp totals, log2(WARPS) dependent steps, instead of WARPS serial
       // combines per thread (28 double-float combines per thread per scan
       // would cost as much as the samples' own arithmetic).
       const acc_t t = lane < static_cast<unsigned>(WARPS) ? scratch[lane] : R::identity();
-      const acc_t suf = warp_inclusive_suffix_scan<R>(t);  // lane l: warps l.. (identity past WARPS)
+      const acc_t suf = warp_inclusive_suffix_scan_first<R, WARPS>(t);  // lane l < WARPS: warps l..
       total = gpu::shfl_idx_any(suf, 0);
       const acc_t later = gpu::shfl_idx_any(suf, static_cast<int>((warp + 1) % LANES));
-      if (warp + 1 < LANES) after = later;
+      if (warp + 1 < static_cast<unsigned>(WARPS)) after = later;
     } else {
       // Few warps (the 384-thread tile): the serial walk, kept so that the
       // measured rungs' results stay bitwise as they were.

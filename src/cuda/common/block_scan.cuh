@@ -46,7 +46,7 @@ __device__ __forceinline__ typename F::acc_t warp_prefix_from_totals(const typen
   const unsigned lane = lane_index();
   const int warp = static_cast<int>(threadIdx.x / 32);
   typename F::acc_t t = lane < WARPS ? warp_totals[lane] : f.identity();
-  t = warp_inclusive_scan(t, f);
+  t = warp_inclusive_scan_first<WARPS>(t, f);  // only lanes < WARPS are read below
   block_total = shfl_idx_any(t, WARPS - 1);
   const typename F::acc_t before = shfl_idx_any(t, warp > 0 ? warp - 1 : 0);
   return warp > 0 ? before : f.identity();
@@ -65,6 +65,14 @@ __device__ __forceinline__ typename F::acc_t block_exclusive_scan(typename F::ac
   const unsigned lane = lane_index();
   const unsigned warp = threadIdx.x / 32;
   const acc_t inclusive = warp_inclusive_scan(v, f);
+  if constexpr (THREADS == 32) {
+    // One warp: its total is lane 31's inclusive value (what the warp-totals
+    // scan below would return, bitwise); the barrier stays, callers may
+    // order their own shared-memory use by it.
+    block_total = shfl_idx_any(inclusive, 31);
+    barrier();
+    return warp_exclusive_from_inclusive(inclusive, f);
+  }
   if (lane == 31) warp_totals[warp] = inclusive;
   barrier();
   const acc_t warp_prefix = warp_prefix_from_totals<THREADS>(warp_totals, f, block_total);

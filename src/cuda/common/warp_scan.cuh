@@ -88,6 +88,23 @@ __device__ __forceinline__ typename F::acc_t warp_inclusive_scan(typename F::acc
   return v;
 }
 
+// warp_inclusive_scan for the first LANES lanes only (a block's warp totals:
+// LANES = its warps): the steps of distance >= LANES are skipped. Lanes below
+// LANES never combine in those steps (lane l combines at distance d only if
+// l >= d), so they end bitwise as in warp_inclusive_scan; the other lanes end
+// with partial values the caller must not use.
+template <int LANES, class F>
+__device__ __forceinline__ typename F::acc_t warp_inclusive_scan_first(typename F::acc_t v, const F& f) {
+  static_assert(LANES >= 1 && LANES <= static_cast<int>(scan_detail::WARP_THREADS), "1 to 32 lanes");
+  const unsigned lane = lane_index();
+#pragma unroll
+  for (unsigned d = 1; d < static_cast<unsigned>(LANES); d <<= 1) {
+    const typename F::acc_t up = shfl_up_any(v, d);
+    if (lane >= d) v = f.combine(up, v);
+  }
+  return v;
+}
+
 // The exclusive scan that goes with an inclusive one: lane l gets lane l-1's
 // inclusive value, lane 0 the identity.
 template <class F>
