@@ -35,8 +35,6 @@ void check_memory(const batched_scan_impl::ScanVariant& v, const float* in, cons
 // double 91.0%; fused_one_pass 33.2 / 36.5 / 51.3%;
 // docs/results/batched_scan-fitted-ladders-h100-2026-11-23.txt).
 constexpr std::size_t PIPELINED_MIN_LEN = 8192;
-// Kahan rows from this length run multi_tile_resident_self (see below).
-constexpr std::size_t KAHAN_SELF_MIN_LEN = 500000;
 
 std::string batched_scan_default_variant(std::size_t, std::size_t len, Accum accum, ScanDirection) {
   // The tessera rungs support every accumulator and direction; the choice is
@@ -64,22 +62,17 @@ std::string batched_scan_default_variant(std::size_t, std::size_t len, Accum acc
     return len < PIPELINED_MIN_LEN ? "fused_one_pass" : "fused_pipelined_bulk";
   }
   // Long rows: rows held in shared memory (% of copy for rows of 10^5 /
-  // 10^6 samples, H100; docs/results/batched_scan-self-accums-h100-2026-11-23.txt
-  // and batched_scan-lazy-resident-h100-2026-11-23.txt):
+  // 10^6 samples, H100; docs/results/batched_scan-self-accums-h100-2026-11-23.txt,
+  // and batched_scan-resident-chains-h100-2026-11-23.txt for Kahan and
+  // double-float with two-chain consumers):
   //   float, double: multi_tile_resident_self (float 88.9 / 85.5%, double
   //   79.2 / 81.1%; multi_tile_resident 83.6 / 75.0% and 78.5 / 74.8%);
-  //   Kahan: multi_tile_resident 56.8 / 60.0%, _self 54.6 / 66.0%: _self
-  //   from rows of KAHAN_SELF_MIN_LEN samples (the crossover lies between the
-  //   two measured lengths);
-  //   double-float: multi_tile_resident 57.4 / 62.0% (_self 53.7 / 60.4%).
+  //   Kahan: multi_tile_resident 64.9 / 68.2% (_self 65.8 / 65.3%);
+  //   double-float: multi_tile_resident_self 62.3 / 60.6%
+  //   (multi_tile_resident 57.3 / 60.7%).
   // Rows too long for the GPU's shared memory run the three-launch rung
   // above inside either.
-  switch (accum) {
-    case Accum::native:
-    case Accum::f64: return "multi_tile_resident_self";
-    case Accum::kahan: return len >= KAHAN_SELF_MIN_LEN ? "multi_tile_resident_self" : "multi_tile_resident";
-    default: return "multi_tile_resident";  // double-float
-  }
+  return accum == Accum::kahan ? "multi_tile_resident" : "multi_tile_resident_self";
 }
 
 void batched_scan(const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch, std::size_t rows,

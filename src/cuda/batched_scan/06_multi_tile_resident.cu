@@ -51,6 +51,7 @@
 #include "common/batched_scan_ops.hpp"
 #include "cuda/batched_scan/lazy_sums.cuh"
 #include "cuda/batched_scan/row_carries.cuh"
+#include "cuda/batched_scan/scan_chains.cuh"
 #include "cuda/batched_scan/tile_kernel.cuh"
 #include "cuda/common/device.cuh"
 #include "cuda/common/mbarrier.cuh"
@@ -84,6 +85,13 @@ constexpr int BLOCK_THREADS = 32 * (FIRST_AGGREGATOR + AGGREGATORS);
 constexpr unsigned EMPTY_ARRIVALS = 32 * (CONSUMER_WARPS + AGGREGATORS + 2);  // + the carry and finisher warps
 
 using ConsumerBarrier = gpu::NamedBarrier<1, TILE_BLOCK>;
+// The consumers scan Kahan and double-float tiles (lazy sums, 8-byte states)
+// as two interleaved chains of 14 per thread (scan_chains.cuh): one chain
+// of 28 dependent sums per pass was their limit (the fused rungs gained
+// 10-20% from chains); float and double keep scan_tile (their outputs as
+// measured).
+template <class R>
+constexpr bool WIDE_CHAINS = sizeof(typename R::acc_t) == 8 && !std::is_same_v<typename R::acc_t, double>;
 
 __device__ __forceinline__ unsigned load_acquire(const unsigned* p) {
   unsigned v;
@@ -348,9 +356,15 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
     gpu::mbar_wait(&carry_ready[b], parity);
     const acc_t fwd = s_carry[b][0], bwd = s_carry[b][1];
     float y[TILE_ITEMS];
-    gpu_detail::scan_tile<R, TILE_ITEMS, TILE_BLOCK, true, ConsumerBarrier>(
-        x, y, jlo, jhi, dir, exclusive, scratch, [fwd](acc_t) { return fwd; }, [bwd](acc_t) { return bwd; },
-        scratch2);
+    auto fwd_carry = [fwd](acc_t) { return fwd; };
+    auto bwd_carry = [bwd](acc_t) { return bwd; };
+    if constexpr (WIDE_CHAINS<R>)
+      gpu_detail::scan_tile_chains<R, TILE_ITEMS, 2, TILE_BLOCK, ConsumerBarrier>(x, y, jlo, jhi, dir, exclusive,
+                                                                                 scratch, fwd_carry, bwd_carry,
+                                                                                 scratch2);
+    else
+      gpu_detail::scan_tile<R, TILE_ITEMS, TILE_BLOCK, true, ConsumerBarrier>(x, y, jlo, jhi, dir, exclusive, scratch,
+                                                                             fwd_carry, bwd_carry, scratch2);
     // Every consumer read its items before scan_tile's first barrier: the
     // buffer takes the staged outputs.
     const int c = gpu_detail::output_shift(y_row, s.e0);

@@ -156,13 +156,15 @@ __device__ __forceinline__ void chain_finish(const typename R::acc_t (&v)[N], co
 // past the row) zeroes its padding items first and masks the backward pass
 // over the forward result, warp-uniformly (__all_sync), so that the edge
 // warp neither diverges nor runs a second, predicated copy of the loops.
-template <class R, int N, int K, int BLOCK, class FwdCarry, class BwdCarry>
+// Barrier: as scan_tile's (a named barrier for the consumer warps of a
+// warp-specialised kernel).
+template <class R, int N, int K, int BLOCK, class Barrier = gpu::BlockBarrier, class FwdCarry, class BwdCarry>
 __device__ __forceinline__ void scan_tile_chains(const float (&x_in)[N], float (&y)[N], int jlo, int jhi,
                                                  ScanDirection dir, bool exclusive, typename R::acc_t* scratch,
                                                  FwdCarry&& fwd_carry, BwdCarry&& bwd_carry,
                                                  typename R::acc_t* scratch2) {
   using acc_t = typename R::acc_t;
-  using Scan = BlockScan<R, BLOCK>;
+  using Scan = BlockScan<R, BLOCK, Barrier>;
   // jlo == 0 && jhi == N, written as one OR: ptxas (CUDA 13, sm_90) folded
   // the two compares of the bulk rungs' kernel into a VIMNMX predicate that
   // came out false for every warp (the H100 source counters: every warp ran
