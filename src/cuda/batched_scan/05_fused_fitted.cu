@@ -44,7 +44,7 @@ struct FittedPolicy : gpu_detail::BulkLazyPolicy<2> {
 };
 
 template <class P>
-constexpr bool valid_fitted = P::ITEMS % 8 == 4 && P::ITEMS % 2 == 0 && P::BLOCK % 32 == 0 &&
+constexpr bool valid_fitted = P::ITEMS % 8 == 4 && P::BLOCK % 32 == 0 &&  // (ITEMS % 8 == 4: 2 whole chains)
                               P::BLOCK * P::template min_blocks<DFloatSum>() <= 2048 &&
                               P::BLOCK * P::ITEMS <= static_cast<int>(TilePolicy::TILE);
 

@@ -91,7 +91,7 @@ using ConsumerBarrier = gpu::NamedBarrier<1, TILE_BLOCK>;
 // 10-20% from chains); float and double keep scan_tile (their outputs as
 // measured).
 template <class R>
-constexpr bool WIDE_CHAINS = sizeof(typename R::acc_t) == 8 && !std::is_same_v<typename R::acc_t, double>;
+constexpr bool WIDE_CHAINS = !std::is_same_v<typename R::acc_t, float> && !std::is_same_v<typename R::acc_t, double>;
 
 __device__ __forceinline__ unsigned load_acquire(const unsigned* p) {
   unsigned v;

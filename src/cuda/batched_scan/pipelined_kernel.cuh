@@ -129,8 +129,6 @@ template <class P>
 constexpr std::size_t slots_of() {
   return static_cast<std::size_t>(P::BLOCK) * P::ITEMS + 4;
 }
-constexpr std::size_t SLOTS = TilePolicy::TILE + 4;
-static_assert(SLOTS % 4 == 0, "every stage buffer starts 16-byte aligned");
 template <class P>
 constexpr bool valid_policy = P::BLOCK * P::ITEMS == static_cast<int>(TilePolicy::TILE) && P::ITEMS % 8 == 4 &&
                               P::BLOCK % 32 == 0 && P::BLOCK * P::template min_blocks<DFloatSum>() <= 2048;
@@ -142,8 +140,8 @@ static_assert(valid_policy<WidePolicy> && valid_policy<PairPolicy> && valid_poli
 static_assert(ChainPolicy::ITEMS % ChainPolicy::chains<PlainSum<float, double>>() == 0 &&
                   ChainPolicy::ITEMS % ChainPolicy::chains<DFloatSum>() == 0 && ChainPolicy::ITEMS % 4 == 0,
               "Chains, LeanChain<2>, LeanChain<4>: whole chains per thread");
-static_assert(3 * SLOTS * sizeof(float) <= 227 * 1024, "Wide: 3 stages fit one SM's shared memory");
-static_assert(2 * 2 * SLOTS * sizeof(float) <= 227 * 1024, "Pair: 2 blocks x 2 stages fit one SM");
+static_assert(3 * slots_of<WidePolicy>() * sizeof(float) <= 227 * 1024, "Wide: 3 stages fit one SM's shared memory");
+static_assert(2 * 2 * slots_of<PairPolicy>() * sizeof(float) <= 227 * 1024, "Pair: 2 blocks x 2 stages fit one SM");
 
 // Issues the asynchronous copy of tile t (row t / T, tile t % T of it) into
 // `buf` (all threads) when the tile exists; always commits one group, so

@@ -41,19 +41,6 @@ __device__ __forceinline__ T shfl_down_any(const T& v, unsigned delta) {
   return gpu::scan_detail::shuffle_words(v, [delta](unsigned w) { return __shfl_down_sync(0xffffffffu, w, delta); });
 }
 
-// Lane l gets v_l (+) ... (+) v_31 (Kogge-Stone downwards; earlier lanes
-// always on the left).
-template <class R>
-__device__ __forceinline__ typename R::acc_t warp_inclusive_suffix_scan(typename R::acc_t v) {
-  const unsigned lane = threadIdx.x % LANES;
-#pragma unroll
-  for (unsigned d = 1; d < LANES; d <<= 1) {
-    const typename R::acc_t t = shfl_down_any(v, d);
-    if (lane + d < LANES) v = R::combine(v, t);
-  }
-  return v;
-}
-
 // warp_inclusive_suffix_scan over the first N lanes only (a block's warp
 // totals): lane l < N gets v_l (+) ... (+) v_(N-1) in log2(N) steps; lanes
 // >= N keep their value. Against the 32-lane scan over identity-padded lanes
@@ -68,6 +55,13 @@ __device__ __forceinline__ typename R::acc_t warp_inclusive_suffix_scan_first(ty
     if (lane + d < static_cast<unsigned>(N)) v = R::combine(v, t);
   }
   return v;
+}
+
+// Lane l gets v_l (+) ... (+) v_31 (Kogge-Stone downwards; earlier lanes
+// always on the left).
+template <class R>
+__device__ __forceinline__ typename R::acc_t warp_inclusive_suffix_scan(typename R::acc_t v) {
+  return warp_inclusive_suffix_scan_first<R, LANES>(v);
 }
 
 // FAST (forward_items, backward_items, backward_of_forward): a thread whose

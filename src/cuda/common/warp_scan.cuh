@@ -75,19 +75,6 @@ __device__ __forceinline__ T shfl_idx_any(const T& v, int src) {
 
 // ---- scans and reductions in lane order ----------------------------------
 
-// Inclusive scan over the 32 lanes (Kogge-Stone with __shfl_up_sync: five
-// steps, lane l ends with combine(v_0, ..., v_l)).
-template <class F>
-__device__ __forceinline__ typename F::acc_t warp_inclusive_scan(typename F::acc_t v, const F& f) {
-  const unsigned lane = lane_index();
-#pragma unroll
-  for (unsigned d = 1; d < scan_detail::WARP_THREADS; d <<= 1) {
-    const typename F::acc_t up = shfl_up_any(v, d);
-    if (lane >= d) v = f.combine(up, v);
-  }
-  return v;
-}
-
 // warp_inclusive_scan for the first LANES lanes only (a block's warp totals:
 // LANES = its warps): the steps of distance >= LANES are skipped. Lanes below
 // LANES never combine in those steps (lane l combines at distance d only if
@@ -103,6 +90,13 @@ __device__ __forceinline__ typename F::acc_t warp_inclusive_scan_first(typename 
     if (lane >= d) v = f.combine(up, v);
   }
   return v;
+}
+
+// Inclusive scan over the 32 lanes (Kogge-Stone with __shfl_up_sync: five
+// steps, lane l ends with combine(v_0, ..., v_l)).
+template <class F>
+__device__ __forceinline__ typename F::acc_t warp_inclusive_scan(typename F::acc_t v, const F& f) {
+  return warp_inclusive_scan_first<scan_detail::WARP_THREADS>(v, f);
 }
 
 // The exclusive scan that goes with an inclusive one: lane l gets lane l-1's
