@@ -16,6 +16,7 @@
 #include "batched_scan_support.hpp"
 #include "common/reducers.hpp"
 #include "common/batched_scan_ops.hpp"
+#include "common/batched_scan_stream_order.hpp"
 #include "core/registry.hpp"
 #include "harness/generate.hpp"
 #include "harness/problems/seismic_traces.hpp"
@@ -354,6 +355,57 @@ TEST(BatchedScanHarness, QuickVerifyPassesOnCpuRungs) {
         EXPECT_LE(*r.max_ulp_err, 1.0) << r.problem.label;
       }
     }
+  }
+}
+
+// multi_tile_streamed's claim order: every tile of every row counted once
+// and scanned once, a row's counts all before its scans (its deadlock
+// freedom), its scans last tile first, the lead's claims between a row's
+// last count and its first scan, and the end after the last claim.
+TEST(BatchedScanStreamOrder, CountsBeforeScansEveryTileOnce) {
+  using batched_scan_impl::StreamItem;
+  using batched_scan_impl::StreamOrder;
+  const std::uint32_t shapes[][3] = {{1, 1, 1}, {1, 5, 2}, {2, 1, 1}, {2, 3, 3}, {3, 7, 0}, {5, 9, 4}, {4, 930, 264}};
+  for (const auto& sh : shapes) {
+    const StreamOrder order{sh[0], sh[1], sh[2]};
+    const std::uint32_t rows = sh[0], T = sh[1], lead = sh[2];
+    SCOPED_TRACE("rows " + std::to_string(rows) + " tiles " + std::to_string(T) + " lead " + std::to_string(lead));
+    std::vector<int> counted(rows * T, 0), scanned(rows * T, 0);
+    std::vector<std::uint64_t> last_count(rows, 0), first_scan(rows, ~0ull);
+    std::vector<std::uint32_t> next_scan(rows, T);  // scans go last tile first
+    const std::uint64_t claims = order.claims();
+    for (std::uint64_t q = 0; q < claims; ++q) {
+      const StreamItem it = order.at(static_cast<std::uint32_t>(q));
+      ASSERT_NE(it.kind, StreamItem::end) << "claim " << q;
+      if (it.kind == StreamItem::skip) continue;
+      ASSERT_LT(it.row, rows);
+      ASSERT_LT(it.tile, T);
+      const std::size_t u = std::size_t{it.row} * T + it.tile;
+      if (it.kind == StreamItem::count) {
+        ASSERT_EQ(scanned[u], 0);
+        ++counted[u];
+        last_count[it.row] = q;
+      } else {
+        ASSERT_EQ(it.tile + 1, next_scan[it.row]) << "claim " << q;
+        next_scan[it.row] = it.tile;
+        ++scanned[u];
+        if (first_scan[it.row] == ~0ull) first_scan[it.row] = q;
+      }
+    }
+    for (std::size_t u = 0; u < counted.size(); ++u) {
+      ASSERT_EQ(counted[u], 1) << "tile " << u;
+      ASSERT_EQ(scanned[u], 1) << "tile " << u;
+    }
+    for (std::uint32_t r = 0; r < rows; ++r) {
+      ASSERT_LT(last_count[r], first_scan[r]);
+      // The lead: the next row's first counts (after row 0, alternating with
+      // as many scans of the row before) come between.
+      if (r + 1 < rows) {
+        ASSERT_GE(first_scan[r] - last_count[r], (r == 0 ? 1u : 2u) * std::uint64_t{lead} + 1);
+      }
+    }
+    EXPECT_EQ(order.at(static_cast<std::uint32_t>(claims)).kind, StreamItem::end);
+    EXPECT_EQ(order.at(static_cast<std::uint32_t>(claims + 5)).kind, StreamItem::end);
   }
 }
 

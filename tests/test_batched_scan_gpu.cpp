@@ -184,7 +184,8 @@ TEST_F(BatchedScanGpu, ManyRowsPerPersistentBlock) {
 // A few long rows (many tiles per row, more than one warp chunk of tile
 // carries: > 32 tiles) with wide accumulators.
 TEST_F(BatchedScanGpu, LongRowsManyTiles) {
-  for (const char* name : {"multi_tile", "multi_tile_pipelined", "multi_tile_resident", "multi_tile_resident_self"}) {
+  for (const char* name :
+       {"multi_tile", "multi_tile_pipelined", "multi_tile_resident", "multi_tile_resident_self", "multi_tile_streamed"}) {
     const ScanVariant* v = batched_scan_impl::find_variant(name);
     ASSERT_NE(v, nullptr) << name;
     const std::size_t len = 40 * TILE + 13;
@@ -202,6 +203,8 @@ TEST_F(BatchedScanGpu, LongRowsManyTiles) {
 // tiles (every block cycles its buffers with several rows in flight, in
 // place too), a row of exactly its capacity (SMs x 2.5 tiles: every block
 // holds tiles of it at once) and a row one tile past it (multi_tile runs).
+// multi_tile_streamed streams them all (counted, then scanned from a second
+// read).
 TEST_F(BatchedScanGpu, ResidentRowsUpToCapacity) {
   int sms = 0;
   TESSERA_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
@@ -218,7 +221,7 @@ TEST_F(BatchedScanGpu, ResidentRowsUpToCapacity) {
     const std::vector<float> rows0 = random_rows(c.rows, c.len, ++seed);
     const Layout layouts[] = {{c.rows, c.len, c.len + 1, c.len + 3, 1, 2},
                               {c.rows, c.len, c.len + 3, c.len + 3, 1, 1, true}};
-    for (const char* name : {"multi_tile_resident", "multi_tile_resident_self"}) {
+    for (const char* name : {"multi_tile_resident", "multi_tile_resident_self", "multi_tile_streamed"}) {
       const ScanVariant* v = batched_scan_impl::find_variant(name);
       ASSERT_NE(v, nullptr) << name;
       for (const Layout& l : layouts)
@@ -230,6 +233,26 @@ TEST_F(BatchedScanGpu, ResidentRowsUpToCapacity) {
           }
     }
   }
+}
+
+// Rows past the resident capacity, several of them: every phase of the
+// streamed order (a row's scans with the next rows' counts between them)
+// runs with the rings full of scans that wait for their row's carries.
+TEST_F(BatchedScanGpu, StreamedRowsPastCapacity) {
+  int sms = 0;
+  TESSERA_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const std::size_t capacity = batched_scan_impl::resident_max_row_tiles(sms);
+  const std::size_t rows = 3, len = (capacity + 37) * TILE + 11;
+  const std::vector<float> rows0 = random_rows(rows, len, 1400);
+  const Layout layouts[] = {{rows, len, len + 1, len + 3, 1, 2}, {rows, len, len + 3, len + 3, 1, 1, true}};
+  const ScanVariant* v = batched_scan_impl::find_variant("multi_tile_streamed");
+  ASSERT_NE(v, nullptr);
+  for (const Layout& l : layouts)
+    for (Accum a : {Accum::native, Accum::dfloat}) {
+      const ScanDirection d = ScanDirection::forward_backward;
+      SCOPED_TRACE(scan_test::describe(l, d, false, a));
+      ASSERT_TRUE(run_and_check(*v, l, d, false, a, rows0, stream()));
+    }
 }
 
 // fused_fitted cuts the tile to the row (32 x 12, then 32 x 20 ... 384 x 20,

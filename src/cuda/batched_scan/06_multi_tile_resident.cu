@@ -48,7 +48,25 @@
 // finisher): float 88.8 / 85.5%, double 81.1% at 10^6. With lazy Kahan and
 // double-float sums (run_resident): Kahan 56.8 / 60.0%, double-float
 // 57.4 / 62.0% (_self 54.6 / 66.0% and 53.7 / 60.4%).
+//
+// Streamed rows (variant multi_tile_streamed, any row length): each tile
+// is claimed twice, in batched_scan_stream_order.hpp's order: a count
+// (aggregators only: its totals, and the finisher if it completes its row;
+// the consumers and the carry warp pass it by) and, after every count of
+// its row, a scan (a second bulk copy, meant to find the tile still in L2:
+// counts copy evict-last, scans evict-first; ncu found ~15% of them there;
+// the consumers scan with the finisher's carries). Two reads per sample at
+// most, and the rows of any length in one launch. Expected: rows of 10^7 samples at 70-80% of copy
+// (multi_tile: 3 DRAM accesses per sample, 61%). Measured on the H100
+// (docs/batched_scan.md, "Streamed rows"): float 55.9%, double 42.9%,
+// Kahan 29.7%, double-float 29.4% (the three-launch rungs 60.9 / 46.4 /
+// 42.3 / 40.7%); rows of 10^6 samples float 65.6% (multi_tile 62.6%,
+// multi_tile_resident_self 85.5%). Nothing picks it. A per-row trace showed why: the finisher warp takes
+// 13-25 us (float) and 55-65 us (double-float) for a row of 931 tiles,
+// sharing its SM with 16 busy warps, and meanwhile every SM's buffers fill
+// with scans of that row that wait for it.
 #include "common/batched_scan_ops.hpp"
+#include "common/batched_scan_stream_order.hpp"
 #include "cuda/batched_scan/lazy_sums.cuh"
 #include "cuda/batched_scan/row_carries.cuh"
 #include "cuda/batched_scan/scan_chains.cuh"
@@ -71,7 +89,16 @@ constexpr int CONSUMER_WARPS = TILE_BLOCK / 32;
 constexpr int PRODUCER = CONSUMER_WARPS, CARRY = CONSUMER_WARPS + 1, FINISHER = CONSUMER_WARPS + 2,
               FIRST_AGGREGATOR = CONSUMER_WARPS + 3;
 constexpr unsigned long long NO_ROW = ~0ull - 1, END = ~0ull;  // finisher jobs besides a row index
+// What a claimed buffer holds: a tile to count and scan (resident rows), or,
+// for streamed rows (batched_scan_stream_order.hpp), a tile to count or a
+// tile to scan; or the end of the work.
+enum TileWork : unsigned char { FUSED, COUNT, SCAN, DONE };
 constexpr std::size_t DYNAMIC_SMEM = static_cast<std::size_t>(BUFFERS) * BUF_FLOATS * sizeof(float);
+
+// Streamed rows of up to 32 * FINISHER_SEG tiles (every row of up to 10^7
+// samples) take the finisher's segmented carries (row_carries_segmented):
+// the scans of such a row wait for them.
+constexpr int FINISHER_SEG = 32;
 
 // Aggregator warps: 4 (one float warp took longer than a tile's DRAM time:
 // rows of 10^6 samples at 56% of copy with float against 72% with double,
@@ -161,13 +188,14 @@ template <class R, bool SELF_CARRIES>
 __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel(
     const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch, std::size_t rows, std::size_t len,
     std::size_t T, ScanDirection dir, bool exclusive, typename R::acc_t* stats, typename R::acc_t* carries,
-    unsigned* row_state, unsigned* tile_counter) {
+    unsigned* row_state, unsigned* tile_counter, StreamOrder order, bool streamed) {
 #if TESSERA_MBARRIER
   using acc_t = typename R::acc_t;
   extern __shared__ __align__(128) float s_buffers[];  // BUFFERS x BUF_FLOATS
   __shared__ std::uint64_t full[BUFFERS], empty[BUFFERS], carry_ready[BUFFERS], finish_ready[BUFFERS];
   __shared__ unsigned long long s_finish[BUFFERS];  // the row tile s_tile[b] completed, NO_ROW, or END
-  __shared__ unsigned s_tile[BUFFERS];
+  __shared__ unsigned s_tile[BUFFERS];  // the batch's tile: row * T + its index in the row
+  __shared__ TileWork s_work[BUFFERS];
   __shared__ acc_t s_carry[BUFFERS][2];
   __shared__ acc_t s_partial[BUFFERS][AGGREGATORS][2];
   __shared__ acc_t scratch[CONSUMER_WARPS], scratch2[CONSUMER_WARPS];
@@ -199,11 +227,28 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
     for (unsigned i = 0;; ++i) {
       const unsigned b = i % BUFFERS;
       if (i >= BUFFERS) gpu::mbar_wait(&empty[b], (i / BUFFERS - 1) & 1u);
-      unsigned u = 0;
-      if (lane == 0) u = atomicAdd(tile_counter, 1u);
-      u = __shfl_sync(0xffffffffu, u, 0);
-      if (lane == 0) s_tile[b] = u;  // >= total: the end, for every role
-      if (u < total) {
+      unsigned u;
+      TileWork work;
+      for (;;) {
+        unsigned q = 0;
+        if (lane == 0) q = atomicAdd(tile_counter, 1u);
+        q = __shfl_sync(0xffffffffu, q, 0);
+        if (!streamed) {
+          u = q;
+          work = q < total ? FUSED : DONE;
+          break;
+        }
+        const StreamItem it = order.at(q);
+        if (it.kind == StreamItem::skip) continue;  // a count of a row past the batch
+        u = it.row * static_cast<unsigned>(T) + it.tile;
+        work = it.kind == StreamItem::count ? COUNT : it.kind == StreamItem::scan ? SCAN : DONE;
+        break;
+      }
+      if (lane == 0) {
+        s_tile[b] = u;
+        s_work[b] = work;  // DONE: the end, for every role
+      }
+      if (work != DONE) {
         std::size_t row;
         const float* x_row;
         const gpu_detail::TileSpan s = span_of(u, row, x_row);
@@ -212,7 +257,15 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
         if (lane == 0) {
           const unsigned bytes = static_cast<unsigned>(sp.body_end - sp.head_end) * sizeof(float);
           gpu::mbar_arrive_expect_tx(&full[b], bytes);
-          if (bytes > 0) gpu::bulk_copy_to_shared(buf + (sp.head_end - s.e0), x_row + sp.head_end, bytes, &full[b]);
+          if (bytes > 0) {
+            // Streamed rows: a counted tile should stay in L2 until it is
+            // scanned; a scanned one is not read again.
+            if (work != FUSED)
+              gpu::bulk_copy_to_shared_hinted(buf + (sp.head_end - s.e0), x_row + sp.head_end, bytes, &full[b],
+                                              work == COUNT ? gpu::l2_evict_last() : gpu::l2_evict_first());
+            else
+              gpu::bulk_copy_to_shared(buf + (sp.head_end - s.e0), x_row + sp.head_end, bytes, &full[b]);
+          }
         } else {
           // Lanes 1-3: head samples, 4-6: tail samples; each arrival
           // releases its lane's shared store.
@@ -236,12 +289,15 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
       const unsigned b = i % BUFFERS;
       gpu::mbar_wait(&full[b], (i / BUFFERS) & 1u);
       const unsigned u = s_tile[b];
-      if (u >= total) {
+      const TileWork work = s_work[b];
+      if (work == DONE || work == SCAN) {  // nothing to count
+        if (work == SCAN) gpu::mbar_arrive(&empty[b]);
         if (a == 0 && lane == 0) {
-          s_finish[b] = END;
+          s_finish[b] = work == DONE ? END : NO_ROW;
           gpu::mbar_arrive(&finish_ready[b]);
         }
-        break;
+        if (work == DONE) break;
+        continue;
       }
       std::size_t row;
       const float* x_row;
@@ -291,8 +347,12 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
       if (job == END) break;
       if (job != NO_ROW) {
         __threadfence();  // the row's totals, counted by its atomics, before the loads
-        gpu_detail::row_carries<R>(static_cast<std::size_t>(job), in, in_pitch, len, T, dir, stats, carries,
-                                   gpu_detail::L2Load{});
+        if (streamed && T <= 32 * FINISHER_SEG)
+          gpu_detail::row_carries_segmented<R, FINISHER_SEG>(static_cast<std::size_t>(job), in, in_pitch, len, T,
+                                                             dir, stats, carries, gpu_detail::L2Load{});
+        else
+          gpu_detail::row_carries<R>(static_cast<std::size_t>(job), in, in_pitch, len, T, dir, stats, carries,
+                                     gpu_detail::L2Load{});
         __threadfence();
         __syncwarp();
         if (lane == 0) atomicAdd(row_state + job, 1u);  // T + 1: ready
@@ -307,9 +367,12 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
       const unsigned b = i % BUFFERS;
       gpu::mbar_wait(&full[b], (i / BUFFERS) & 1u);
       const unsigned u = s_tile[b];
-      if (u >= total) break;
+      const TileWork work = s_work[b];
+      if (work == DONE) break;
       const std::size_t row = u / T;
-      if constexpr (SELF_CARRIES) {
+      if (work == COUNT) {  // nothing to scan; the arrival keeps carry_ready[b]'s phases one per use
+        if (lane == 0) gpu::mbar_arrive(&carry_ready[b]);
+      } else if constexpr (SELF_CARRIES) {
         // Every tile of the row counted (each lane acquires for itself).
         if (lane == 0)
           while (load_acquire(row_state + row) < T) __nanosleep(32);
@@ -342,7 +405,12 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
     const unsigned b = i % BUFFERS, parity = (i / BUFFERS) & 1u;
     gpu::mbar_wait(&full[b], parity);
     const unsigned u = s_tile[b];
-    if (u >= total) break;
+    const TileWork work = s_work[b];
+    if (work == DONE) break;
+    if (work == COUNT) {  // counted only: free the buffer (its carry_ready phase needs no wait)
+      gpu::mbar_arrive(&empty[b]);
+      continue;
+    }
     std::size_t row;
     const float* x_row;
     const gpu_detail::TileSpan s = span_of(u, row, x_row);
@@ -376,7 +444,7 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
   }
 #else
   (void)in, (void)in_pitch, (void)out, (void)out_pitch, (void)rows, (void)len, (void)T, (void)dir, (void)exclusive,
-      (void)stats, (void)carries, (void)row_state, (void)tile_counter;
+      (void)stats, (void)carries, (void)row_state, (void)tile_counter, (void)order, (void)streamed;
   __trap();  // sm_90+ only: the host never launches it elsewhere
 #endif
 }
@@ -385,8 +453,16 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
 // 4 states per tile: X, Q, forward carry, backward carry ].
 std::size_t counters_bytes(std::size_t rows) { return gpu::align_workspace((rows + 1) * sizeof(unsigned)); }
 
+// Streamed rows: the counts of the next row claimed between a row's last
+// count and its first scan, time for its carries (the finisher's). H100,
+// 10 x 10^7 samples, % of copy for a lead of 1 / 2 / 4 tiles per SM: float
+// 50.4 / 51.0 / 55.8; double-float - / 27.0 / 28.7.
+constexpr std::size_t STREAM_LEAD_PER_SM = 4;
+
+// Resident rows (each tile counted and scanned from one copy), or streamed
+// ones (counted, then scanned from a second copy; SELF_CARRIES false).
 template <class R, bool SELF_CARRIES>
-bool run_resident_r(const ScanCall& call) {
+bool run_resident_r(const ScanCall& call, bool streamed) {
   using acc_t = typename R::acc_t;
   static std::atomic<int> occupancy{0};
   const ScanSpec& s = call.spec;
@@ -398,8 +474,17 @@ bool run_resident_r(const ScanCall& call) {
   const int per_sm = gpu_detail::prepare_kernel(kernel, threads, DYNAMIC_SMEM, occupancy);
   (void)per_sm;  // one block per SM: the buffers fill the shared memory
   const auto grid = static_cast<std::size_t>(gpu::sm_count());
-  if (T > resident_max_row_tiles(static_cast<int>(grid))) return false;  // the row must fit on chip
-  if (s.rows * T + grid >= (std::size_t{1} << 32)) return false;  // 32-bit tile claims
+  if (!streamed && T > resident_max_row_tiles(static_cast<int>(grid))) return false;  // the row must fit on chip
+  const std::size_t tiles = s.rows * T;
+  if (tiles >= (std::size_t{1} << 32)) return false;  // 32-bit tile indices
+  StreamOrder order{};
+  std::uint64_t claims = tiles;
+  if (streamed) {
+    const std::size_t lead = STREAM_LEAD_PER_SM * grid < T ? STREAM_LEAD_PER_SM * grid : T;
+    order = {static_cast<std::uint32_t>(s.rows), static_cast<std::uint32_t>(T), static_cast<std::uint32_t>(lead)};
+    claims = order.claims();
+  }
+  if (claims + grid >= (std::uint64_t{1} << 32)) return false;  // 32-bit claims
   const std::size_t cbytes = counters_bytes(s.rows);
   auto* ws = static_cast<unsigned char*>(call.workspace);
   TESSERA_CUDA(cudaMemsetAsync(ws, 0, cbytes, call.stream));
@@ -407,12 +492,21 @@ bool run_resident_r(const ScanCall& call) {
   unsigned* row_state = counter + 1;
   auto* stats = reinterpret_cast<acc_t*>(ws + cbytes);
   acc_t* carries = stats + 2 * s.rows * T;
-  const std::size_t tiles = s.rows * T;
   const unsigned g = gpu_detail::grid_of(tiles < grid ? tiles : grid, "batched_scan_resident_kernel", s);
   detail::launch("batched_scan_resident_kernel", kernel, dim3(g), dim3(threads), DYNAMIC_SMEM, call.stream,
                  s.rows * s.len, call.in, s.in_pitch, call.out, s.out_pitch, s.rows, s.len, T, s.direction,
-                 s.exclusive, stats, carries, row_state, counter);
+                 s.exclusive, stats, carries, row_state, counter, order, streamed);
   return true;
+}
+
+// The best three-launch rung for the accumulator: below sm_90, or where the
+// bulk-copy kernel does not fit.
+void run_three_launches(const ScanCall& call) {
+  switch (call.spec.accum) {
+    case Accum::native: run_multi_tile(call); break;
+    case Accum::f64: run_multi_tile_pipelined(call); break;
+    default: run_multi_tile_occupancy(call); break;
+  }
 }
 
 template <bool SELF_CARRIES>
@@ -426,22 +520,33 @@ void run_resident(const ScanCall& call, const char* name) {
   // 56.8 (_self 55.4 -> 66.0 / 46.5 -> 54.6), double-float 56.3 -> 62.0 /
   // 50.2 -> 57.4 (_self 53.1 -> 60.4 / 42.6 -> 53.7); the same errors.
   gpu_detail::dispatch_accum(name, s.accum, [&]<class R>() {
-    ran = run_resident_r<typename gpu_detail::LazyOf<R>::type, SELF_CARRIES>(call);
+    ran = run_resident_r<typename gpu_detail::LazyOf<R>::type, SELF_CARRIES>(call, false);
   });
-  if (ran) return;
   // Rows too long for the GPU's shared memory, or below sm_90: the best
-  // three-launch rung for the accumulator (the API's choice before this rung).
-  switch (s.accum) {
-    case Accum::native: run_multi_tile(call); break;
-    case Accum::f64: run_multi_tile_pipelined(call); break;
-    default: run_multi_tile_occupancy(call); break;
-  }
+  // three-launch rung for the accumulator (the API's choice before this
+  // rung; multi_tile_streamed is slower: see run_streamed).
+  if (!ran) run_three_launches(call);
+}
+
+// multi_tile_streamed: rows of any length streamed (below sm_90, or where
+// the bulk-copy kernel does not fit: the three-launch rungs).
+void run_streamed(const ScanCall& call) {
+  const ScanSpec& s = call.spec;
+  if (!gpu_detail::has_work(s)) return;
+  bool ran = false;
+  gpu_detail::dispatch_accum("multi_tile_streamed", s.accum, [&]<class R>() {
+    ran = run_resident_r<typename gpu_detail::LazyOf<R>::type, false>(call, true);
+  });
+  if (!ran) run_three_launches(call);
 }
 
 }  // namespace
 
 void run_multi_tile_resident(const ScanCall& call) { run_resident<false>(call, "multi_tile_resident"); }
 void run_multi_tile_resident_self(const ScanCall& call) { run_resident<true>(call, "multi_tile_resident_self"); }
+void run_multi_tile_streamed(const ScanCall& call) { run_streamed(call); }
+std::size_t ws_multi_tile_streamed(const ScanSpec& s) { return ws_multi_tile_resident(s); }
+bool supports_multi_tile_streamed(const ScanSpec&) { return true; }
 std::size_t ws_multi_tile_resident_self(const ScanSpec& s) { return ws_multi_tile_resident(s); }
 bool supports_multi_tile_resident_self(const ScanSpec&) { return true; }
 std::size_t ws_multi_tile_resident(const ScanSpec& s) {

@@ -22,7 +22,7 @@
 
 namespace tessera::batched_scan_impl::gpu_detail {
 
-constexpr int CARRY_BATCH = 4;  // chunks of 32 tile totals a warp loads at once
+constexpr int CARRY_BATCH = 4;  // chunks of 32 tile totals a warp loads at once (by default)
 
 // A state read through L2 (ld.global.cg): written by other SMs in the same
 // kernel, so not from a possibly stale L1 line.
@@ -74,8 +74,9 @@ struct OneTileCarries {
 };
 
 // The whole warp calls it (lane = threadIdx.x % 32); `load` reads stats,
-// `out` takes the carries (GlobalCarries, OneTileCarries).
-template <class R, class Load, class Sink>
+// `out` takes the carries (GlobalCarries, OneTileCarries). BATCH: chunks
+// loaded at once (any BATCH gives the same values).
+template <class R, int BATCH = CARRY_BATCH, class Load, class Sink>
 __device__ __forceinline__ void row_carries_to(std::size_t row, const float* in, std::size_t in_pitch, std::size_t len,
                                                std::size_t T, ScanDirection dir, const typename R::acc_t* stats,
                                                const Sink& out, Load load) {
@@ -86,15 +87,15 @@ __device__ __forceinline__ void row_carries_to(std::size_t row, const float* in,
   const float* x_row = in + row * in_pitch;
   if (dir != ScanDirection::backward) {
     acc_t p = R::identity();
-    for (std::size_t c0 = 0; c0 < T; c0 += 32 * CARRY_BATCH) {
-      acc_t v[CARRY_BATCH];
+    for (std::size_t c0 = 0; c0 < T; c0 += 32 * BATCH) {
+      acc_t v[BATCH];
 #pragma unroll
-      for (int u = 0; u < CARRY_BATCH; ++u) {
+      for (int u = 0; u < BATCH; ++u) {
         const std::size_t k = c0 + 32 * u + lane;
         v[u] = k < T ? load(stats + 2 * (base + k)) : R::identity();
       }
 #pragma unroll
-      for (int u = 0; u < CARRY_BATCH; ++u) {
+      for (int u = 0; u < BATCH; ++u) {
         const std::size_t k = c0 + 32 * u + lane;
         const acc_t incl = gpu::warp_inclusive_scan(v[u], f);
         const acc_t excl = gpu::warp_exclusive_from_inclusive(incl, f);
@@ -111,10 +112,10 @@ __device__ __forceinline__ void row_carries_to(std::size_t row, const float* in,
   acc_t after = R::identity();
   const std::size_t chunks = (T + 31) / 32;
   for (std::size_t c_end = chunks; c_end > 0;) {
-    const std::size_t batch = c_end < CARRY_BATCH ? c_end : CARRY_BATCH;
-    acc_t v[CARRY_BATCH];
+    const std::size_t batch = c_end < BATCH ? c_end : BATCH;
+    acc_t v[BATCH];
 #pragma unroll
-    for (int u = 0; u < CARRY_BATCH; ++u) {
+    for (int u = 0; u < BATCH; ++u) {
       v[u] = R::identity();
       const std::size_t k = (c_end - 1 - u) * 32 + lane;  // chunk c_end - 1 - u
       if (static_cast<std::size_t>(u) < batch && k < T) {
@@ -128,7 +129,7 @@ __device__ __forceinline__ void row_carries_to(std::size_t row, const float* in,
       }
     }
 #pragma unroll
-    for (int u = 0; u < CARRY_BATCH; ++u) {
+    for (int u = 0; u < BATCH; ++u) {
       if (static_cast<std::size_t>(u) < batch) {  // warp-uniform
         const std::size_t k = (c_end - 1 - u) * 32 + lane;
         const acc_t incl = warp_inclusive_suffix_scan<R>(v[u]);
@@ -141,12 +142,91 @@ __device__ __forceinline__ void row_carries_to(std::size_t row, const float* in,
   }
 }
 
+// The carries of a row of at most 32 * SEG tiles with few dependent steps:
+// lane l owns the tiles [l S, l S + S) (S = ceil(T / 32)), loads all their
+// totals at once, sums its segment serially, one warp scan each way
+// combines the segments, and each lane then walks its own tiles. Where
+// row_carries runs a warp scan per 32 tiles (some 60 for a row of 931
+// tiles), this runs 2: multi_tile_resident's finisher warp, sharing its SM
+// with 16 busy warps, took 20-35 us (float) and 80-100 us (double-float)
+// per streamed row of 10^7 samples with row_carries, and every scan of the
+// row waited for it. Another association than row_carries (the segments'
+// forward-value totals are n * P_seg + sum (n lp + Q)): deterministic, not
+// bitwise row_carries. Not inlined: its 2 * SEG states per lane spill, if
+// at all, here and not in the calling kernel's other warp roles.
+template <class R, int SEG, class Load>
+__device__ __noinline__ void row_carries_segmented(std::size_t row, const float* in, std::size_t in_pitch,
+                                                   std::size_t len, std::size_t T, ScanDirection dir,
+                                                   const typename R::acc_t* stats, typename R::acc_t* carries,
+                                                   Load load) {
+  using acc_t = typename R::acc_t;
+  const StatesOf<R> f{};
+  const unsigned lane = threadIdx.x % 32;
+  const std::size_t base = row * T;
+  const bool fb = dir == ScanDirection::forward_backward, want_fwd = dir != ScanDirection::backward;
+  const std::size_t S = (T + 31) / 32, k0 = lane * S;
+  const int cnt = k0 < T ? static_cast<int>(T - k0 < S ? T - k0 : S) : 0;
+  const float* x_row = in + row * in_pitch;
+  auto samples = [&](int j) {  // n of tile k0 + j
+    const TileSpan s = tile_span(x_row, static_cast<long long>(k0 + j), static_cast<long long>(len));
+    return s.hi > s.lo ? static_cast<std::uint32_t>(s.hi - s.lo) : 0u;
+  };
+  acc_t x[SEG], q[SEG];
+#pragma unroll
+  for (int j = 0; j < SEG; ++j) {
+    x[j] = j < cnt ? load(stats + 2 * (base + k0 + j)) : R::identity();
+    q[j] = fb && j < cnt ? load(stats + 2 * (base + k0 + j) + 1) : R::identity();
+  }
+  // The segment's X total (x[j] becomes the exclusive local prefix lp_j
+  // where forward carries are wanted) and, for forward_backward, N = sum n
+  // and W = sum (n lp + Q).
+  acc_t lp = R::identity(), w = R::identity();
+  std::uint32_t n_seg = 0;
+#pragma unroll
+  for (int j = 0; j < SEG; ++j) {
+    if (j < cnt) {
+      const acc_t xj = x[j];
+      if (want_fwd) x[j] = lp;
+      if (fb) {
+        const std::uint32_t n = samples(j);
+        w = R::combine(w, R::combine(scan_ops::scale(lp, n), q[j]));
+        n_seg += n;
+      }
+      lp = R::combine(lp, xj);
+    }
+  }
+  // Segments combined: P_seg (the X before the segment), then the backward
+  // total after it.
+  const acc_t incl = gpu::warp_inclusive_scan(lp, f);
+  const acc_t p_seg = gpu::warp_exclusive_from_inclusive(incl, f);
+  acc_t after = R::identity();
+  if (dir != ScanDirection::forward) {
+    const acc_t v_seg = fb ? R::combine(scan_ops::scale(p_seg, n_seg), w) : lp;
+    const acc_t sincl = warp_inclusive_suffix_scan<R>(v_seg);
+    const acc_t next = shfl_down_any(sincl, 1);
+    after = lane == 31 ? R::identity() : next;
+  }
+  // Each lane's tiles, last first: P_t = P_seg + lp_t; B_t = the sum after t.
+#pragma unroll
+  for (int j = SEG - 1; j >= 0; --j) {
+    if (j < cnt) {
+      const std::size_t k = base + k0 + j;
+      const acc_t p = R::combine(p_seg, x[j]);
+      if (want_fwd) carries[2 * k] = p;
+      if (dir != ScanDirection::forward) {
+        carries[2 * k + 1] = after;
+        after = R::combine(fb ? R::combine(scan_ops::scale(p, samples(j)), q[j]) : x[j], after);
+      }
+    }
+  }
+}
+
 // Every tile's carries to carries[2t], carries[2t + 1].
-template <class R, class Load>
+template <class R, int BATCH = CARRY_BATCH, class Load>
 __device__ __forceinline__ void row_carries(std::size_t row, const float* in, std::size_t in_pitch, std::size_t len,
                                             std::size_t T, ScanDirection dir, const typename R::acc_t* stats,
                                             typename R::acc_t* carries, Load load) {
-  row_carries_to<R>(row, in, in_pitch, len, T, dir, stats, GlobalCarries<typename R::acc_t>{carries, row * T}, load);
+  row_carries_to<R, BATCH>(row, in, in_pitch, len, T, dir, stats, GlobalCarries<typename R::acc_t>{carries, row * T}, load);
 }
 
 }  // namespace tessera::batched_scan_impl::gpu_detail

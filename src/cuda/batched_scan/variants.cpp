@@ -17,7 +17,7 @@ constexpr Backend CUDA = Backend::cuda;
 constexpr Kind SEED = Kind::seed;
 constexpr Kind OURS = Kind::tessera;
 
-const std::array<ScanVariant, 24> cuda_table{{
+const std::array<ScanVariant, 25> cuda_table{{
     {{"batched_scan", "smem_v0_pad0", 2, CUDA, SEED, "a warp owns 32 rows: 32x32 shared tile loaded along rows, each lane scans one row serially; float only, forward_backward as two passes through DRAM; 32-way bank conflicts (seed 002 gpu_cumsum_smem_v0, PAD = 0)", true}, TESSERA_BSCAN_ROW(smem_v0_pad0)},
     {{"batched_scan", "smem_v0_pad1", 2, CUDA, SEED, "the same tile padded to 32x33: conflict-free row scans (seed 002 gpu_cumsum_smem_v0, PAD = 1)", true}, TESSERA_BSCAN_ROW(smem_v0_pad1)},
     {{"batched_scan", "smem_v1", 3, CUDA, SEED, "full row groups and full 32-column chunks run unguarded and unrolled, the ragged edges peeled out (seed 002 gpu_cumsum_smem_v1)", true}, TESSERA_BSCAN_ROW(smem_v1)},
@@ -41,6 +41,7 @@ const std::array<ScanVariant, 24> cuda_table{{
     {{"batched_scan", "multi_tile_pipelined", 6, CUDA, OURS, "step 6's totals and carries, then the tile pass through step 5 fused_pipelined's kernel: persistent 896-thread blocks with the next two tiles in flight while one is scanned and stored", true}, TESSERA_BSCAN_ROW(multi_tile_pipelined)},
     {{"batched_scan", "multi_tile_resident", 6, CUDA, OURS, "long rows read once: persistent warp-specialised blocks keep each row's tiles in shared memory (TMA copies into 5 buffers per SM) until the whole row has landed; aggregator warps publish each tile's totals, a finisher warp computes the carries of each completed row, consumers scan with them (Kahan and double-float without renormalisation; rows of up to SMs x 2.5 tiles; longer ones run multi_tile)", true}, TESSERA_BSCAN_ROW(multi_tile_resident)},
     {{"batched_scan", "multi_tile_resident_self", 6, CUDA, OURS, "multi_tile_resident without the finisher: each tile's carry warp computes its own tile's carries from the row's totals once all are published (a shorter chain from a row's last totals to its consumers than finisher, global carries, ready flag, carry loads)", true}, TESSERA_BSCAN_ROW(multi_tile_resident_self)},
+    {{"batched_scan", "multi_tile_streamed", 6, CUDA, OURS, "long rows of any length in one launch, read at most twice: multi_tile_resident's warp roles with each tile claimed twice, a count (its totals) and, after every count of its row, a scan with the row's carries from a second bulk copy; a row's scans run last tile first, alternating with the next row's counts, so that the second copy finds its tile in L2 (counts copied evict-last); not picked by the API: slower than multi_tile on the H100 (its finisher's carries hold up each row", true}, TESSERA_BSCAN_ROW(multi_tile_streamed)},
     {{"batched_scan", "short_rows", 7, CUDA, OURS, "rows of <= 128 samples share a warp: a segment of S lanes per row (4 samples each), segmented shuffles (width S), no barrier, no shared memory", true}, TESSERA_BSCAN_ROW(short_rows)},
 }};
 

@@ -87,6 +87,29 @@ __device__ __forceinline__ void bulk_copy_to_shared(void* smem, const void* glob
       "l"(global), "r"(bytes), "r"(smem_address(bar))
       : "memory");
 }
+
+// L2 eviction priorities for the hinted copies: lines a kernel reads again
+// soon (evict_last) and lines it is done with (evict_first).
+__device__ __forceinline__ std::uint64_t l2_evict_last() {
+  std::uint64_t p;
+  asm volatile("createpolicy.fractional.L2::evict_last.b64 %0;\n" : "=l"(p));
+  return p;
+}
+__device__ __forceinline__ std::uint64_t l2_evict_first() {
+  std::uint64_t p;
+  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0;\n" : "=l"(p));
+  return p;
+}
+
+// bulk_copy_to_shared with an L2 eviction priority for the lines it reads.
+__device__ __forceinline__ void bulk_copy_to_shared_hinted(void* smem, const void* global, unsigned bytes,
+                                                           std::uint64_t* bar, std::uint64_t policy) {
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1], %2, [%3], "
+      "%4;\n" ::"r"(smem_address(smem)),
+      "l"(global), "r"(bytes), "r"(smem_address(bar)), "l"(policy)
+      : "memory");
+}
 #endif
 
 }  // namespace tessera::gpu
