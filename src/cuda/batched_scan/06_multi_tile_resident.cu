@@ -61,10 +61,11 @@
 // (docs/batched_scan.md, "Streamed rows"): float 55.9%, double 42.9%,
 // Kahan 29.7%, double-float 29.4% (the three-launch rungs 60.9 / 46.4 /
 // 42.3 / 40.7%); rows of 10^6 samples float 65.6% (multi_tile 62.6%,
-// multi_tile_resident_self 85.5%). Nothing picks it. A per-row trace showed why: the finisher warp takes
-// 13-25 us (float) and 55-65 us (double-float) for a row of 931 tiles,
-// sharing its SM with 16 busy warps, and meanwhile every SM's buffers fill
-// with scans of that row that wait for it.
+// multi_tile_resident_self 85.5%). Nothing picks it. A per-row trace
+// showed why: the finisher warp takes 13-25 us (float) and 55-65 us
+// (double-float) for a row of 931 tiles, sharing its SM with 16 busy
+// warps, and meanwhile every SM's buffers fill with scans of that row that
+// wait for it.
 #include "common/batched_scan_ops.hpp"
 #include "common/batched_scan_stream_order.hpp"
 #include "cuda/batched_scan/lazy_sums.cuh"
