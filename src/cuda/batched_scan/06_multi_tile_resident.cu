@@ -56,8 +56,8 @@
 // its row, a scan (a second bulk copy, meant to find the tile still in L2:
 // counts copy evict-last, scans evict-first; ncu found ~15% of them there;
 // the consumers scan with the finisher's carries). Two reads per sample at
-// most, and the rows of any length in one launch. Expected: rows of 10^7 samples at 70-80% of copy
-// (multi_tile: 3 DRAM accesses per sample, 61%). Measured on the H100
+// most, and the rows of any length in one launch. Expected: rows of 10^7
+// samples at 70-80% of copy (multi_tile: 3 DRAM accesses per sample, 61%). Measured on the H100
 // (docs/batched_scan.md, "Streamed rows"): float 55.9%, double 42.9%,
 // Kahan 29.7%, double-float 29.4% (the three-launch rungs 60.9 / 46.4 /
 // 42.3 / 40.7%); rows of 10^6 samples float 65.6% (multi_tile 62.6%,
@@ -510,8 +510,11 @@ void run_three_launches(const ScanCall& call) {
   }
 }
 
+// Resident rows (rows past the GPU's capacity: the three-launch rungs), or
+// every row streamed (multi_tile_streamed; SELF_CARRIES false). Below sm_90,
+// or where the bulk-copy kernel does not fit: the three-launch rungs.
 template <bool SELF_CARRIES>
-void run_resident(const ScanCall& call, const char* name) {
+void run_resident(const ScanCall& call, const char* name, bool streamed) {
   const ScanSpec& s = call.spec;
   if (!gpu_detail::has_work(s)) return;
   bool ran = false;
@@ -521,31 +524,20 @@ void run_resident(const ScanCall& call, const char* name) {
   // 56.8 (_self 55.4 -> 66.0 / 46.5 -> 54.6), double-float 56.3 -> 62.0 /
   // 50.2 -> 57.4 (_self 53.1 -> 60.4 / 42.6 -> 53.7); the same errors.
   gpu_detail::dispatch_accum(name, s.accum, [&]<class R>() {
-    ran = run_resident_r<typename gpu_detail::LazyOf<R>::type, SELF_CARRIES>(call, false);
+    ran = run_resident_r<typename gpu_detail::LazyOf<R>::type, SELF_CARRIES>(call, streamed);
   });
-  // Rows too long for the GPU's shared memory, or below sm_90: the best
-  // three-launch rung for the accumulator (the API's choice before this
-  // rung; multi_tile_streamed is slower: see run_streamed).
-  if (!ran) run_three_launches(call);
-}
-
-// multi_tile_streamed: rows of any length streamed (below sm_90, or where
-// the bulk-copy kernel does not fit: the three-launch rungs).
-void run_streamed(const ScanCall& call) {
-  const ScanSpec& s = call.spec;
-  if (!gpu_detail::has_work(s)) return;
-  bool ran = false;
-  gpu_detail::dispatch_accum("multi_tile_streamed", s.accum, [&]<class R>() {
-    ran = run_resident_r<typename gpu_detail::LazyOf<R>::type, false>(call, true);
-  });
+  // The best three-launch rung for the accumulator (the API's choice before
+  // this rung; for rows past the capacity multi_tile_streamed is slower).
   if (!ran) run_three_launches(call);
 }
 
 }  // namespace
 
-void run_multi_tile_resident(const ScanCall& call) { run_resident<false>(call, "multi_tile_resident"); }
-void run_multi_tile_resident_self(const ScanCall& call) { run_resident<true>(call, "multi_tile_resident_self"); }
-void run_multi_tile_streamed(const ScanCall& call) { run_streamed(call); }
+void run_multi_tile_resident(const ScanCall& call) { run_resident<false>(call, "multi_tile_resident", false); }
+void run_multi_tile_resident_self(const ScanCall& call) {
+  run_resident<true>(call, "multi_tile_resident_self", false);
+}
+void run_multi_tile_streamed(const ScanCall& call) { run_resident<false>(call, "multi_tile_streamed", true); }
 std::size_t ws_multi_tile_streamed(const ScanSpec& s) { return ws_multi_tile_resident(s); }
 bool supports_multi_tile_streamed(const ScanSpec&) { return true; }
 std::size_t ws_multi_tile_resident_self(const ScanSpec& s) { return ws_multi_tile_resident(s); }

@@ -22,7 +22,7 @@
 
 namespace tessera::batched_scan_impl::gpu_detail {
 
-constexpr int CARRY_BATCH = 4;  // chunks of 32 tile totals a warp loads at once (by default)
+constexpr int CARRY_BATCH = 4;  // chunks of 32 tile totals a warp loads at once
 
 // A state read through L2 (ld.global.cg): written by other SMs in the same
 // kernel, so not from a possibly stale L1 line.
@@ -49,6 +49,12 @@ struct L2Load {
   __device__ __forceinline__ T operator()(const T* p) const { return load_cg(p); }
 };
 
+// The samples of tile k of a row (0 for a row's empty last tile).
+__device__ __forceinline__ std::uint32_t tile_samples(const float* x_row, std::size_t k, std::size_t len) {
+  const TileSpan s = tile_span(x_row, static_cast<long long>(k), static_cast<long long>(len));
+  return s.hi > s.lo ? static_cast<std::uint32_t>(s.hi - s.lo) : 0u;
+}
+
 // Where row_carries puts tile k's carries (k: index within the row).
 // GlobalCarries: carries[2 (base + k)] and [2 (base + k) + 1], every tile.
 template <class acc_t>
@@ -74,9 +80,8 @@ struct OneTileCarries {
 };
 
 // The whole warp calls it (lane = threadIdx.x % 32); `load` reads stats,
-// `out` takes the carries (GlobalCarries, OneTileCarries). BATCH: chunks
-// loaded at once (any BATCH gives the same values).
-template <class R, int BATCH = CARRY_BATCH, class Load, class Sink>
+// `out` takes the carries (GlobalCarries, OneTileCarries).
+template <class R, class Load, class Sink>
 __device__ __forceinline__ void row_carries_to(std::size_t row, const float* in, std::size_t in_pitch, std::size_t len,
                                                std::size_t T, ScanDirection dir, const typename R::acc_t* stats,
                                                const Sink& out, Load load) {
@@ -87,15 +92,15 @@ __device__ __forceinline__ void row_carries_to(std::size_t row, const float* in,
   const float* x_row = in + row * in_pitch;
   if (dir != ScanDirection::backward) {
     acc_t p = R::identity();
-    for (std::size_t c0 = 0; c0 < T; c0 += 32 * BATCH) {
-      acc_t v[BATCH];
+    for (std::size_t c0 = 0; c0 < T; c0 += 32 * CARRY_BATCH) {
+      acc_t v[CARRY_BATCH];
 #pragma unroll
-      for (int u = 0; u < BATCH; ++u) {
+      for (int u = 0; u < CARRY_BATCH; ++u) {
         const std::size_t k = c0 + 32 * u + lane;
         v[u] = k < T ? load(stats + 2 * (base + k)) : R::identity();
       }
 #pragma unroll
-      for (int u = 0; u < BATCH; ++u) {
+      for (int u = 0; u < CARRY_BATCH; ++u) {
         const std::size_t k = c0 + 32 * u + lane;
         const acc_t incl = gpu::warp_inclusive_scan(v[u], f);
         const acc_t excl = gpu::warp_exclusive_from_inclusive(incl, f);
@@ -112,24 +117,23 @@ __device__ __forceinline__ void row_carries_to(std::size_t row, const float* in,
   acc_t after = R::identity();
   const std::size_t chunks = (T + 31) / 32;
   for (std::size_t c_end = chunks; c_end > 0;) {
-    const std::size_t batch = c_end < BATCH ? c_end : BATCH;
-    acc_t v[BATCH];
+    const std::size_t batch = c_end < CARRY_BATCH ? c_end : CARRY_BATCH;
+    acc_t v[CARRY_BATCH];
 #pragma unroll
-    for (int u = 0; u < BATCH; ++u) {
+    for (int u = 0; u < CARRY_BATCH; ++u) {
       v[u] = R::identity();
       const std::size_t k = (c_end - 1 - u) * 32 + lane;  // chunk c_end - 1 - u
       if (static_cast<std::size_t>(u) < batch && k < T) {
         if (dir == ScanDirection::backward) {
           v[u] = load(stats + 2 * (base + k));
         } else {
-          const TileSpan s = tile_span(x_row, static_cast<long long>(k), static_cast<long long>(len));
-          const std::uint32_t n = s.hi > s.lo ? static_cast<std::uint32_t>(s.hi - s.lo) : 0u;
-          v[u] = R::combine(scan_ops::scale(out.forward(k), n), load(stats + 2 * (base + k) + 1));
+          v[u] = R::combine(scan_ops::scale(out.forward(k), tile_samples(x_row, k, len)),
+                            load(stats + 2 * (base + k) + 1));
         }
       }
     }
 #pragma unroll
-    for (int u = 0; u < BATCH; ++u) {
+    for (int u = 0; u < CARRY_BATCH; ++u) {
       if (static_cast<std::size_t>(u) < batch) {  // warp-uniform
         const std::size_t k = (c_end - 1 - u) * 32 + lane;
         const acc_t incl = warp_inclusive_suffix_scan<R>(v[u]);
@@ -147,10 +151,10 @@ __device__ __forceinline__ void row_carries_to(std::size_t row, const float* in,
 // totals at once, sums its segment serially, one warp scan each way
 // combines the segments, and each lane then walks its own tiles. Where
 // row_carries runs a warp scan per 32 tiles (some 60 for a row of 931
-// tiles), this runs 2: multi_tile_resident's finisher warp, sharing its SM
-// with 16 busy warps, took 20-35 us (float) and 80-100 us (double-float)
-// per streamed row of 10^7 samples with row_carries, and every scan of the
-// row waited for it. Another association than row_carries (the segments'
+// tiles), this runs 2. multi_tile_resident's finisher warp, sharing its SM
+// with 16 busy warps, took 20-37 us per streamed float row of 10^7 samples
+// with row_carries, 13-25 us with this (double-float 55-65 us), and every
+// scan of the row waits for it. Another association than row_carries (the segments'
 // forward-value totals are n * P_seg + sum (n lp + Q)): deterministic, not
 // bitwise row_carries. Not inlined: its 2 * SEG states per lane spill, if
 // at all, here and not in the calling kernel's other warp roles.
@@ -167,10 +171,6 @@ __device__ __noinline__ void row_carries_segmented(std::size_t row, const float*
   const std::size_t S = (T + 31) / 32, k0 = lane * S;
   const int cnt = k0 < T ? static_cast<int>(T - k0 < S ? T - k0 : S) : 0;
   const float* x_row = in + row * in_pitch;
-  auto samples = [&](int j) {  // n of tile k0 + j
-    const TileSpan s = tile_span(x_row, static_cast<long long>(k0 + j), static_cast<long long>(len));
-    return s.hi > s.lo ? static_cast<std::uint32_t>(s.hi - s.lo) : 0u;
-  };
   acc_t x[SEG], q[SEG];
 #pragma unroll
   for (int j = 0; j < SEG; ++j) {
@@ -188,7 +188,7 @@ __device__ __noinline__ void row_carries_segmented(std::size_t row, const float*
       const acc_t xj = x[j];
       if (want_fwd) x[j] = lp;
       if (fb) {
-        const std::uint32_t n = samples(j);
+        const std::uint32_t n = tile_samples(x_row, k0 + j, len);
         w = R::combine(w, R::combine(scan_ops::scale(lp, n), q[j]));
         n_seg += n;
       }
@@ -215,18 +215,18 @@ __device__ __noinline__ void row_carries_segmented(std::size_t row, const float*
       if (want_fwd) carries[2 * k] = p;
       if (dir != ScanDirection::forward) {
         carries[2 * k + 1] = after;
-        after = R::combine(fb ? R::combine(scan_ops::scale(p, samples(j)), q[j]) : x[j], after);
+        after = R::combine(fb ? R::combine(scan_ops::scale(p, tile_samples(x_row, k0 + j, len)), q[j]) : x[j], after);
       }
     }
   }
 }
 
 // Every tile's carries to carries[2t], carries[2t + 1].
-template <class R, int BATCH = CARRY_BATCH, class Load>
+template <class R, class Load>
 __device__ __forceinline__ void row_carries(std::size_t row, const float* in, std::size_t in_pitch, std::size_t len,
                                             std::size_t T, ScanDirection dir, const typename R::acc_t* stats,
                                             typename R::acc_t* carries, Load load) {
-  row_carries_to<R, BATCH>(row, in, in_pitch, len, T, dir, stats, GlobalCarries<typename R::acc_t>{carries, row * T}, load);
+  row_carries_to<R>(row, in, in_pitch, len, T, dir, stats, GlobalCarries<typename R::acc_t>{carries, row * T}, load);
 }
 
 }  // namespace tessera::batched_scan_impl::gpu_detail
