@@ -202,9 +202,9 @@ TEST_F(BatchedScanGpu, LongRowsManyTiles) {
 // multi_tile_resident keeps whole rows in shared memory: many rows of a few
 // tiles (every block cycles its buffers with several rows in flight, in
 // place too), a row of exactly its capacity (SMs x 2.5 tiles: every block
-// holds tiles of it at once) and a row one tile past it (multi_tile runs).
-// multi_tile_streamed streams them all (counted, then scanned from a second
-// read).
+// holds tiles of it at once) and a row one tile past it (streamed: the
+// kernel's multi_tile_streamed path). multi_tile_streamed streams them all
+// (counted, then scanned from a second read).
 TEST_F(BatchedScanGpu, ResidentRowsUpToCapacity) {
   int sms = 0;
   TESSERA_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
@@ -253,6 +253,16 @@ TEST_F(BatchedScanGpu, StreamedRowsPastCapacity) {
       SCOPED_TRACE(scan_test::describe(l, d, false, a));
       ASSERT_TRUE(run_and_check(*v, l, d, false, a, rows0, stream()));
     }
+  // A row of 1,029 tiles: more than 32 chunks of 32 tiles, so the row's
+  // level of the two-level carries loops over its chunks (11 M samples).
+  const std::size_t long_len = 1029 * TILE - 40;
+  const std::vector<float> long_row = random_rows(1, long_len, 1401);
+  const Layout long_layout{1, long_len, long_len, long_len, 1, 1};
+  for (ScanDirection d : scan_test::kDirections) {
+    const bool excl = d == ScanDirection::backward;
+    SCOPED_TRACE(scan_test::describe(long_layout, d, excl, Accum::dfloat));
+    ASSERT_TRUE(run_and_check(*v, long_layout, d, excl, Accum::dfloat, long_row, stream()));
+  }
 }
 
 // fused_fitted cuts the tile to the row (32 x 12, then 32 x 20 ... 384 x 20,

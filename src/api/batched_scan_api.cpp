@@ -70,8 +70,11 @@ std::string batched_scan_default_variant(std::size_t, std::size_t len, Accum acc
   //   Kahan: multi_tile_resident 64.9 / 68.2% (_self 65.8 / 65.3%);
   //   double-float: multi_tile_resident_self 62.3 / 60.6%
   //   (multi_tile_resident 57.3 / 60.7%).
-  // Rows too long for the GPU's shared memory run the three-launch rung
-  // above inside either.
+  // Rows too long for the GPU's shared memory are streamed inside either
+  // (multi_tile_streamed's kernel; 10 x 10^7 samples: float 65.1%, double
+  // 64.0%, Kahan 60.3%, double-float 58.2%, against the three-launch rungs'
+  // 61.5 / 46.8 / 42.3 / 40.7%: docs/batched_scan.md, "Two-level
+  // carries"); below sm_90 the three-launch rung above runs.
   return accum == Accum::kahan ? "multi_tile_resident" : "multi_tile_resident_self";
 }
 

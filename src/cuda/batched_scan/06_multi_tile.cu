@@ -117,13 +117,13 @@ void run_multi_tile_r(const ScanCall& call) {
     gpu_detail::launch_tile_kernel<R, true, MIN_BLOCKS>(call, T, carries, "batched_scan_multi_tile_kernel");
 }
 
+}  // namespace
+
 std::size_t acc_bytes(Accum a) {
   std::size_t bytes = 0;
   (void)dispatch_reducer(Dtype::f32, Op::sum, a, [&]<class R>() { bytes = sizeof(typename R::acc_t); });
   return bytes;
 }
-
-}  // namespace
 
 void run_multi_tile(const ScanCall& call) {
   const ScanSpec& s = call.spec;

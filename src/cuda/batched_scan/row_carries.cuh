@@ -1,7 +1,7 @@
 // The carries of one long row's tiles, computed by one warp from the tiles'
 // totals (the long-row rungs: multi_tile's carries kernel runs it for every
-// row; multi_tile_resident's aggregator runs it for a row once the row's
-// last tile is counted). Tile k of a row has n_k samples, sample total X_k
+// row; multi_tile_resident's finisher warp runs it for a row once the row's
+// last tile is counted; multi_tile_streamed runs it in two levels, below). Tile k of a row has n_k samples, sample total X_k
 // and tile-local forward-value total Q_k (stats[2t], stats[2t + 1]); it gets
 //   carries[2t]     = P_k, the sum of X before tile k (forward carry);
 //   carries[2t + 1] = the sum after it of X (backward) or, for
@@ -12,7 +12,8 @@
 // scanned (the chain through the running carry is short, the loads are not:
 // one chunk at a time made it ~20 us per row of 10^7 samples, 931 tiles, on
 // the H100). Same association whoever runs it: the long-row rungs' outputs
-// are bitwise equal.
+// are bitwise equal, multi_tile_streamed's (another association, also fixed
+// by the shape) excepted.
 #pragma once
 
 #include <cstring>
@@ -79,17 +80,43 @@ struct OneTileCarries {
   }
 };
 
-// The whole warp calls it (lane = threadIdx.x % 32); `load` reads stats,
-// `out` takes the carries (GlobalCarries, OneTileCarries).
-template <class R, class Load, class Sink>
-__device__ __forceinline__ void row_carries_to(std::size_t row, const float* in, std::size_t in_pitch, std::size_t len,
-                                               std::size_t T, ScanDirection dir, const typename R::acc_t* stats,
-                                               const Sink& out, Load load) {
+// The items a carries level scans: a row's tiles (row_carries; the tiles
+// of one chunk, chunk_carries) or a row's chunks (row_chunk_carries). x(k)
+// is item k's sample total, q(k) its forward-value total relative to its
+// own start, samples(k) its samples.
+template <class acc_t, class Load>
+struct TileItems {
+  const acc_t* stats;  // the stats of the row's tile 0
+  const float* x_row;
+  std::size_t first, len;  // item k is the row's tile first + k
+  Load load;
+  __device__ __forceinline__ acc_t x(std::size_t k) const { return load(stats + 2 * (first + k)); }
+  __device__ __forceinline__ acc_t q(std::size_t k) const { return load(stats + 2 * (first + k) + 1); }
+  __device__ __forceinline__ std::uint32_t samples(std::size_t k) const { return tile_samples(x_row, first + k, len); }
+};
+
+// A level's totals: x, its items' sample total (where forward carries are
+// computed), and after, the backward carry before item 0 (the sum of every
+// item's backward term; where backward carries are computed).
+template <class acc_t>
+struct LevelTotals {
+  acc_t x, after;
+};
+
+// One warp (lane = threadIdx.x % 32) computes the carries of `count` items
+// into `out` (GlobalCarries, OneTileCarries): the forward carry P_k = the x
+// before item k; the backward carry = the sum after it of x (backward) or,
+// for forward_backward, of samples(j) * P_j + q(j) (the forward values of
+// item j all share the carry P_j; scan_ops::scale, exact multiplier
+// <= 2^24).
+template <class R, class Items, class Sink>
+__device__ __forceinline__ LevelTotals<typename R::acc_t> level_carries(std::size_t count, ScanDirection dir,
+                                                                        const Items& items, const Sink& out) {
   using acc_t = typename R::acc_t;
   const StatesOf<R> f{};
   const unsigned lane = threadIdx.x % 32;
-  const std::size_t base = row * T;
-  const float* x_row = in + row * in_pitch;
+  const std::size_t T = count;
+  LevelTotals<acc_t> totals{R::identity(), R::identity()};
   if (dir != ScanDirection::backward) {
     acc_t p = R::identity();
     for (std::size_t c0 = 0; c0 < T; c0 += 32 * CARRY_BATCH) {
@@ -97,7 +124,7 @@ __device__ __forceinline__ void row_carries_to(std::size_t row, const float* in,
 #pragma unroll
       for (int u = 0; u < CARRY_BATCH; ++u) {
         const std::size_t k = c0 + 32 * u + lane;
-        v[u] = k < T ? load(stats + 2 * (base + k)) : R::identity();
+        v[u] = k < T ? items.x(k) : R::identity();
       }
 #pragma unroll
       for (int u = 0; u < CARRY_BATCH; ++u) {
@@ -108,11 +135,12 @@ __device__ __forceinline__ void row_carries_to(std::size_t row, const float* in,
         p = R::combine(p, gpu::shfl_idx_any(incl, 31));
       }
     }
+    totals.x = p;
   }
-  if (dir == ScanDirection::forward) return;
+  if (dir == ScanDirection::forward) return totals;
   __syncwarp();
-  // Backward carries, chunks from the row's end (batched the same way);
-  // lane l handles the same tiles as above (it reads back its own forward
+  // Backward carries, chunks of 32 from the end (batched the same way);
+  // lane l handles the same items as above (it reads back its own forward
   // carries: no other lane's, so no barrier beyond the __syncwarp).
   acc_t after = R::identity();
   const std::size_t chunks = (T + 31) / 32;
@@ -124,12 +152,10 @@ __device__ __forceinline__ void row_carries_to(std::size_t row, const float* in,
       v[u] = R::identity();
       const std::size_t k = (c_end - 1 - u) * 32 + lane;  // chunk c_end - 1 - u
       if (static_cast<std::size_t>(u) < batch && k < T) {
-        if (dir == ScanDirection::backward) {
-          v[u] = load(stats + 2 * (base + k));
-        } else {
-          v[u] = R::combine(scan_ops::scale(out.forward(k), tile_samples(x_row, k, len)),
-                            load(stats + 2 * (base + k) + 1));
-        }
+        if (dir == ScanDirection::backward)
+          v[u] = items.x(k);
+        else
+          v[u] = R::combine(scan_ops::scale(out.forward(k), items.samples(k)), items.q(k));
       }
     }
 #pragma unroll
@@ -144,80 +170,114 @@ __device__ __forceinline__ void row_carries_to(std::size_t row, const float* in,
     }
     c_end -= batch;
   }
+  totals.after = after;
+  return totals;
 }
 
-// The carries of a row of at most 32 * SEG tiles with few dependent steps:
-// lane l owns the tiles [l S, l S + S) (S = ceil(T / 32)), loads all their
-// totals at once, sums its segment serially, one warp scan each way
-// combines the segments, and each lane then walks its own tiles. Where
-// row_carries runs a warp scan per 32 tiles (some 60 for a row of 931
-// tiles), this runs 2. multi_tile_resident's finisher warp, sharing its SM
-// with 16 busy warps, took 20-37 us per streamed float row of 10^7 samples
-// with row_carries, 13-25 us with this (double-float 55-65 us), and every
-// scan of the row waits for it. Another association than row_carries (the segments'
-// forward-value totals are n * P_seg + sum (n lp + Q)): deterministic, not
-// bitwise row_carries. Not inlined: its 2 * SEG states per lane spill, if
-// at all, here and not in the calling kernel's other warp roles.
-template <class R, int SEG, class Load>
-__device__ __noinline__ void row_carries_segmented(std::size_t row, const float* in, std::size_t in_pitch,
-                                                   std::size_t len, std::size_t T, ScanDirection dir,
-                                                   const typename R::acc_t* stats, typename R::acc_t* carries,
-                                                   Load load) {
+// Every tile of a row, `load` reading the stats (tile k: X_k at stats[2t],
+// Q_k at stats[2t + 1], t = row * T + k).
+template <class R, class Load, class Sink>
+__device__ __forceinline__ void row_carries_to(std::size_t row, const float* in, std::size_t in_pitch, std::size_t len,
+                                               std::size_t T, ScanDirection dir, const typename R::acc_t* stats,
+                                               const Sink& out, Load load) {
   using acc_t = typename R::acc_t;
-  const StatesOf<R> f{};
-  const unsigned lane = threadIdx.x % 32;
-  const std::size_t base = row * T;
-  const bool fb = dir == ScanDirection::forward_backward, want_fwd = dir != ScanDirection::backward;
-  const std::size_t S = (T + 31) / 32, k0 = lane * S;
-  const int cnt = k0 < T ? static_cast<int>(T - k0 < S ? T - k0 : S) : 0;
-  const float* x_row = in + row * in_pitch;
-  acc_t x[SEG], q[SEG];
-#pragma unroll
-  for (int j = 0; j < SEG; ++j) {
-    x[j] = j < cnt ? load(stats + 2 * (base + k0 + j)) : R::identity();
-    q[j] = fb && j < cnt ? load(stats + 2 * (base + k0 + j) + 1) : R::identity();
+  level_carries<R>(T, dir, TileItems<acc_t, Load>{stats + 2 * row * T, in + row * in_pitch, 0, len, load}, out);
+}
+
+// Two-level carries (multi_tile_streamed): a row's tiles in chunks of
+// CHUNK_TILES. chunk_carries gives each tile of chunk c its carries within
+// the chunk (as if the chunk began the row) and writes the chunk's totals;
+// once every chunk of the row has them, row_chunk_carries gives each chunk
+// its carries F_c, B_c within the row, and a tile's carries are
+//   P = F_c + P_local,
+//   B = B_local + B_c (backward), or
+//   B = B_local + (the samples after the tile in its chunk) * F_c + B_c
+//       (forward_backward: the local forward values all lack F_c)
+// (tile_carries_from_chunks). Each level is one warp scan each way: the
+// scans of a row wait only for its last chunk's level and the row's one
+// level over <= 32 chunks (rows of up to 11 million samples), where
+// row_carries runs a warp scan per 32 tiles along the whole row.
+constexpr int CHUNK_TILES = 32;
+
+__host__ __device__ __forceinline__ std::size_t chunks_of(std::size_t T) {
+  return (T + CHUNK_TILES - 1) / CHUNK_TILES;
+}
+__device__ __forceinline__ std::size_t chunk_tiles(std::size_t T, std::size_t c) {
+  const std::size_t k0 = c * CHUNK_TILES;
+  return T - k0 < CHUNK_TILES ? T - k0 : CHUNK_TILES;
+}
+// The end of tile k's samples in its row (non-decreasing in k).
+__device__ __forceinline__ long long tile_end(const float* x_row, std::size_t k, std::size_t len) {
+  return tile_span(x_row, static_cast<long long>(k), static_cast<long long>(len)).hi;
+}
+__device__ __forceinline__ std::uint32_t chunk_samples(const float* x_row, std::size_t c, std::size_t T,
+                                                       std::size_t len) {
+  const std::size_t k0 = c * CHUNK_TILES;
+  const long long begin = k0 == 0 ? 0 : tile_end(x_row, k0 - 1, len);
+  return static_cast<std::uint32_t>(tile_end(x_row, k0 + chunk_tiles(T, c) - 1, len) - begin);
+}
+
+// A row's chunks as a level's items: chunk_stats[2c] = the chunk's X,
+// [2c + 1] its after total.
+template <class acc_t>
+struct ChunkItems {
+  const acc_t* chunk_stats;  // the row's chunk 0
+  const float* x_row;
+  std::size_t T, len;
+  __device__ __forceinline__ acc_t x(std::size_t c) const { return load_cg(chunk_stats + 2 * c); }
+  __device__ __forceinline__ acc_t q(std::size_t c) const { return load_cg(chunk_stats + 2 * c + 1); }
+  __device__ __forceinline__ std::uint32_t samples(std::size_t c) const { return chunk_samples(x_row, c, T, len); }
+};
+
+// Chunk c of a row: its tiles' local carries to carries (as row_carries'),
+// its totals to chunk_stats[2g], [2g + 1] (g = row * chunks + c). Reads
+// the stats through L2: other SMs wrote them.
+template <class R>
+__device__ __forceinline__ void chunk_carries(std::size_t row, std::size_t c, const float* x_row, std::size_t len,
+                                              std::size_t T, ScanDirection dir, const typename R::acc_t* stats,
+                                              typename R::acc_t* carries, typename R::acc_t* chunk_stats) {
+  using acc_t = typename R::acc_t;
+  const LevelTotals<acc_t> t =
+      level_carries<R>(chunk_tiles(T, c), dir,
+                       TileItems<acc_t, L2Load>{stats + 2 * row * T, x_row, c * CHUNK_TILES, len, L2Load{}},
+                       GlobalCarries<acc_t>{carries, row * T + c * CHUNK_TILES});
+  if (threadIdx.x % 32 == 0) {
+    const std::size_t g = row * chunks_of(T) + c;
+    chunk_stats[2 * g] = dir == ScanDirection::backward ? t.after : t.x;  // the backward pass's after is the X sum
+    chunk_stats[2 * g + 1] = t.after;
   }
-  // The segment's X total (x[j] becomes the exclusive local prefix lp_j
-  // where forward carries are wanted) and, for forward_backward, N = sum n
-  // and W = sum (n lp + Q).
-  acc_t lp = R::identity(), w = R::identity();
-  std::uint32_t n_seg = 0;
-#pragma unroll
-  for (int j = 0; j < SEG; ++j) {
-    if (j < cnt) {
-      const acc_t xj = x[j];
-      if (want_fwd) x[j] = lp;
-      if (fb) {
-        const std::uint32_t n = tile_samples(x_row, k0 + j, len);
-        w = R::combine(w, R::combine(scan_ops::scale(lp, n), q[j]));
-        n_seg += n;
-      }
-      lp = R::combine(lp, xj);
-    }
-  }
-  // Segments combined: P_seg (the X before the segment), then the backward
-  // total after it.
-  const acc_t incl = gpu::warp_inclusive_scan(lp, f);
-  const acc_t p_seg = gpu::warp_exclusive_from_inclusive(incl, f);
-  acc_t after = R::identity();
-  if (dir != ScanDirection::forward) {
-    const acc_t v_seg = fb ? R::combine(scan_ops::scale(p_seg, n_seg), w) : lp;
-    const acc_t sincl = warp_inclusive_suffix_scan<R>(v_seg);
-    const acc_t next = shfl_down_any(sincl, 1);
-    after = lane == 31 ? R::identity() : next;
-  }
-  // Each lane's tiles, last first: P_t = P_seg + lp_t; B_t = the sum after t.
-#pragma unroll
-  for (int j = SEG - 1; j >= 0; --j) {
-    if (j < cnt) {
-      const std::size_t k = base + k0 + j;
-      const acc_t p = R::combine(p_seg, x[j]);
-      if (want_fwd) carries[2 * k] = p;
-      if (dir != ScanDirection::forward) {
-        carries[2 * k + 1] = after;
-        after = R::combine(fb ? R::combine(scan_ops::scale(p, tile_samples(x_row, k0 + j, len)), q[j]) : x[j], after);
-      }
-    }
+}
+
+// Every chunk of the row: its carries to chunk_carries[2g], [2g + 1].
+template <class R>
+__device__ __forceinline__ void row_chunk_carries(std::size_t row, const float* x_row, std::size_t len, std::size_t T,
+                                                  ScanDirection dir, const typename R::acc_t* chunk_stats,
+                                                  typename R::acc_t* chunk_carries) {
+  using acc_t = typename R::acc_t;
+  const std::size_t C = chunks_of(T);
+  level_carries<R>(C, dir, ChunkItems<acc_t>{chunk_stats + 2 * row * C, x_row, T, len},
+                   GlobalCarries<acc_t>{chunk_carries, row * C});
+}
+
+// Tile k of a row: its carries from its local ones and its chunk's.
+template <class R>
+__device__ __forceinline__ void tile_carries_from_chunks(std::size_t row, std::size_t k, const float* x_row,
+                                                         std::size_t len, std::size_t T, ScanDirection dir,
+                                                         const typename R::acc_t* carries,
+                                                         const typename R::acc_t* chunk_carries,
+                                                         typename R::acc_t& forward, typename R::acc_t& backward) {
+  using acc_t = typename R::acc_t;
+  const std::size_t c = k / CHUNK_TILES, g = row * chunks_of(T) + c, t = row * T + k;
+  const acc_t f_c = load_cg(chunk_carries + 2 * g), b_c = load_cg(chunk_carries + 2 * g + 1);
+  const acc_t f_local = load_cg(carries + 2 * t), b_local = load_cg(carries + 2 * t + 1);
+  forward = dir == ScanDirection::backward ? R::identity() : R::combine(f_c, f_local);
+  backward = R::identity();
+  if (dir == ScanDirection::backward) {
+    backward = R::combine(b_local, b_c);
+  } else if (dir == ScanDirection::forward_backward) {
+    const std::size_t last = c * CHUNK_TILES + chunk_tiles(T, c) - 1;
+    const auto after = static_cast<std::uint32_t>(tile_end(x_row, last, len) - tile_end(x_row, k, len));
+    backward = R::combine(R::combine(b_local, scan_ops::scale(f_c, after)), b_c);
   }
 }
 

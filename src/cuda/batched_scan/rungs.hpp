@@ -59,6 +59,9 @@ inline std::size_t resident_max_row_tiles(int sms) {
 // a row's last tile may be empty).
 inline std::size_t tiles_per_row(std::size_t len) { return (len + 3 + TilePolicy::TILE - 1) / TilePolicy::TILE; }
 
+// Bytes of one accumulator state (the long-row rungs' workspace).
+std::size_t acc_bytes(Accum a);
+
 #define TESSERA_BSCAN_RUNG(x)                 \
   void run_##x(const ScanCall& call);         \
   std::size_t ws_##x(const ScanSpec& spec);   \
