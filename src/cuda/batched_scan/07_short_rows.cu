@@ -15,7 +15,13 @@
 // row's start is only 4-byte aligned at an arbitrary pitch); consecutive
 // lanes read consecutive samples, so each warp load covers whole 128-byte
 // lines through L1. Expected: ~70% of the copy bandwidth for rows of 32.
+// Measured (H100, 3,125,000 rows of 32): float 89.8-91.2%, double 89.9%,
+// Kahan 62.8%, double-float 58.8% with renormalising sums: the wide ones
+// are issue-bound (two segmented scans of 8-byte states per row on top of
+// the items' sums), so Kahan and double-float now run lazily
+// (lazy_sums.cuh, as the fused and resident rungs: the same error bound).
 #include "cuda/batched_scan/common.cuh"
+#include "cuda/batched_scan/lazy_sums.cuh"
 #include "cuda/batched_scan/rungs.hpp"
 #include "cuda/batched_scan/scan_items.cuh"
 
@@ -134,7 +140,8 @@ void run_short_rows_r(const ScanCall& call) {
 void run_short_rows(const ScanCall& call) {
   const ScanSpec& s = call.spec;
   if (!gpu_detail::has_work(s)) return;
-  gpu_detail::dispatch_accum("short_rows", s.accum, [&]<class R>() { run_short_rows_r<R>(call); });
+  gpu_detail::dispatch_accum("short_rows", s.accum,
+                             [&]<class R>() { run_short_rows_r<typename gpu_detail::LazyOf<R>::type>(call); });
 }
 std::size_t ws_short_rows(const ScanSpec&) { return 0; }
 bool supports_short_rows(const ScanSpec& s) { return s.len <= SHORT_ROW_MAX_LEN; }
