@@ -1,9 +1,9 @@
 // Step 7 — tessera's short-row path: rows of up to SHORT_ROW_MAX_LEN (128)
 // samples share warps. A row gets a segment of S lanes (S = the power of two
-// >= len / 4, 1 to 32), each lane 4 consecutive samples, so 32 / S rows fill
-// one warp; the scans across a segment's lanes are shuffles with the
-// segment width as the shuffle's own `width` argument (no exchange crosses
-// a row). Forward, backward and forward_backward as in step 5: the forward
+// >= len / I, 1 to 32), each lane I = 4 consecutive samples (8 for the wide
+// sums: samples_per_lane), so 32 / S rows fill one warp; the scans across a
+// segment's lanes are shuffles with the segment width as the shuffle's own
+// `width` argument (no exchange crosses a row). Forward, backward and forward_backward as in step 5: the forward
 // values stay in the accumulator, every accumulator.
 //
 // Over step 5: a row of 32 samples no longer occupies a 384-thread block
@@ -19,7 +19,8 @@
 // Kahan 62.8%, double-float 58.8% with renormalising sums: the wide ones
 // are issue-bound (two segmented scans of 8-byte states per row on top of
 // the items' sums), so Kahan and double-float now run lazily
-// (lazy_sums.cuh, as the fused and resident rungs: the same error bound).
+// (lazy_sums.cuh, as the fused and resident rungs: the same error bound):
+// 69.2 / 68.1%, and with 8 samples per lane 89.0 / 88.9%.
 #include "cuda/batched_scan/common.cuh"
 #include "cuda/batched_scan/lazy_sums.cuh"
 #include "cuda/batched_scan/rungs.hpp"
@@ -29,9 +30,7 @@ namespace tessera::batched_scan_impl {
 
 namespace {
 
-constexpr int SHORT_ITEMS = 4;       // samples per lane
 constexpr int SHORT_BLOCK = 256;     // 8 warps: block size only sets the grid granularity
-static_assert(SHORT_ROW_MAX_LEN == 32 * SHORT_ITEMS, "a row fits one warp");
 
 template <class T>
 __device__ __forceinline__ T shfl_up_seg(const T& v, unsigned d, int width) {
@@ -65,7 +64,7 @@ __device__ __forceinline__ typename R::acc_t seg_exclusive_suffix(typename R::ac
   return sl + 1 == static_cast<unsigned>(width) ? R::identity() : after;
 }
 
-template <class R>
+template <class R, int SHORT_ITEMS>
 __global__ __launch_bounds__(SHORT_BLOCK) void batched_scan_short_rows_kernel(const float* in, std::size_t in_pitch,
                                                                               float* out, std::size_t out_pitch,
                                                                               std::size_t rows, std::size_t len,
@@ -112,20 +111,37 @@ __global__ __launch_bounds__(SHORT_BLOCK) void batched_scan_short_rows_kernel(co
   }
 }
 
-int segment_width(std::size_t len) {
+int segment_width(std::size_t len, int items) {
   int w = 1;
-  while (static_cast<std::size_t>(w) * SHORT_ITEMS < len) w <<= 1;
+  while (static_cast<std::size_t>(w) * items < len) w <<= 1;
   return w;
 }
 
-template <class R>
+// Samples per lane. H100, rows of 32 / 64 / 128, % of copy, 4 -> 8 samples
+// per lane: float 91.1 -> 62.7, 93.3 -> 67.8, 92.5 -> 72.5; double 89.4 ->
+// 84.0, 86.1 -> 86.3, 82.3 -> 88.1; Kahan 69.3 -> 89.0, 63.9 -> 89.7,
+// 59.4 -> 86.5; double-float 68.0 -> 88.9, 62.8 -> 90.0, 58.4 -> 87.2
+// (docs/results/batched_scan-two-level-h100-2026-11-24.txt, run 12). The
+// wide sums are issue-bound: 8 samples per lane halve the segment's width,
+// so a row's two segmented scans of 8-byte states take one shuffle step
+// less for twice the samples.
+int samples_per_lane(Accum a, std::size_t len) {
+  switch (a) {
+    case Accum::native: return 4;
+    case Accum::f64: return len > 64 ? 8 : 4;
+    default: return 8;  // Kahan, double-float
+  }
+}
+
+template <class R, int SHORT_ITEMS>
 void run_short_rows_r(const ScanCall& call) {
+  static_assert(SHORT_ROW_MAX_LEN <= 32 * SHORT_ITEMS, "a row fits one warp");
   static std::atomic<int> occupancy{0};
   const ScanSpec& s = call.spec;
-  const int width = segment_width(s.len);
+  const int width = segment_width(s.len, SHORT_ITEMS);
   const std::size_t rows_per_warp = 32 / static_cast<std::size_t>(width);
   const std::size_t groups = (s.rows + rows_per_warp - 1) / rows_per_warp;
-  auto kernel = batched_scan_short_rows_kernel<R>;
+  auto kernel = batched_scan_short_rows_kernel<R, SHORT_ITEMS>;
   const int per_sm = gpu_detail::prepare_kernel(kernel, SHORT_BLOCK, 0, occupancy);
   const std::size_t want = detail::div_up(groups, SHORT_BLOCK / 32);
   const std::size_t cap = static_cast<std::size_t>(gpu::sm_count()) * static_cast<std::size_t>(per_sm);
@@ -140,8 +156,13 @@ void run_short_rows_r(const ScanCall& call) {
 void run_short_rows(const ScanCall& call) {
   const ScanSpec& s = call.spec;
   if (!gpu_detail::has_work(s)) return;
-  gpu_detail::dispatch_accum("short_rows", s.accum,
-                             [&]<class R>() { run_short_rows_r<typename gpu_detail::LazyOf<R>::type>(call); });
+  gpu_detail::dispatch_accum("short_rows", s.accum, [&]<class R>() {
+    using L = typename gpu_detail::LazyOf<R>::type;
+    if (samples_per_lane(s.accum, s.len) == 8)
+      run_short_rows_r<L, 8>(call);
+    else
+      run_short_rows_r<L, 4>(call);
+  });
 }
 std::size_t ws_short_rows(const ScanSpec&) { return 0; }
 bool supports_short_rows(const ScanSpec& s) { return s.len <= SHORT_ROW_MAX_LEN; }
