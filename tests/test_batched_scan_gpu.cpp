@@ -114,7 +114,8 @@ class BatchedScanGpu : public tessera_test::GpuFixture<::testing::Test> {};
 // on row lengths around the warp, the tile items and the rows-per-warp of the
 // seed kernels.
 TEST_F(BatchedScanGpu, EveryRungMatchesReferenceOnSmallShapes) {
-  const std::size_t shapes[][2] = {{1, 1}, {33, 1}, {70, 5}, {1, 31}, {3, 32}, {2, 33}, {65, 29}, {5, 127}, {9, 128}, {4, 1000}};
+  const std::size_t shapes[][2] = {{1, 1},  {33, 1},   {70, 5},  {1, 31},  {3, 32},   {2, 33},
+                                   {65, 29}, {5, 127}, {9, 128}, {7, 200}, {3, 256}, {4, 1000}};
   std::uint64_t seed = 100;
   for (const ScanVariant* v : cuda_rungs())
     for (const auto& sh : shapes) {
@@ -430,13 +431,16 @@ TEST_F(BatchedScanGpu, PublicApiDefaultVariantInPlace) {
   const auto fb = ScanDirection::forward_backward;
   EXPECT_EQ(batched_scan_default_variant(9, 128, Accum::dfloat, fb), "short_rows");
   EXPECT_EQ(batched_scan_default_variant(9, 129, Accum::native, fb), "fused_fitted");
+  EXPECT_EQ(batched_scan_default_variant(9, 256, Accum::kahan, fb), "short_rows");  // 8 samples per lane
+  EXPECT_EQ(batched_scan_default_variant(9, 257, Accum::f64, fb), "fused_fitted");
   EXPECT_EQ(batched_scan_default_variant(9, batched_scan_impl::FITTED_MAX_LEN, Accum::dfloat, fb), "fused_fitted");
   EXPECT_EQ(batched_scan_default_variant(9, 8000, Accum::native, fb), "fused_one_pass");
   EXPECT_EQ(batched_scan_default_variant(9, 8000, Accum::kahan, fb), "fused_pipelined_lazy_bulk");
   EXPECT_EQ(batched_scan_default_variant(9, 10000, Accum::native, fb), "fused_pipelined_bulk");
   EXPECT_EQ(batched_scan_default_variant(9, 100000, Accum::kahan, fb), "multi_tile_resident");
   EXPECT_EQ(batched_scan_default_variant(9, 100000, Accum::dfloat, fb), "multi_tile_resident_self");
-  for (std::size_t len : {std::size_t{32}, std::size_t{1000}, std::size_t{5000}, std::size_t{8000}, std::size_t{10000},
+  for (std::size_t len : {std::size_t{32}, std::size_t{200}, std::size_t{1000}, std::size_t{5000}, std::size_t{8000},
+                          std::size_t{10000},
                           2 * TILE + 5, std::size_t{500000}}) {
     const std::size_t rows = 7;
     const std::vector<float> rows0 = random_rows(rows, len, 77 + len);

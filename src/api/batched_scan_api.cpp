@@ -55,7 +55,14 @@ std::string batched_scan_default_variant(std::size_t, std::size_t len, Accum acc
   //   46.5-47.9% (multi_tile 43.7-44.9%); Kahan and double-float
   //   multi_tile_occupancy 41.7-43.4% / 40.0-42.0% (multi_tile 32.6-33.9% /
   //   30.8-32.2%).
-  if (len <= batched_scan_impl::SHORT_ROW_MAX_LEN) return "short_rows";
+  // Short rows: short_rows up to 128 samples (float) or 256 (the 8-byte
+  // accumulators, 8 samples per lane: H100, rows of 129 / 160 / 200 / 256,
+  // % of copy, short_rows against fused_fitted: double 61.6 / 74.9 / 84.5 /
+  // 90.6 against 51.0 / 64.1 / 79.2 / 85.0, Kahan 42.4 / 51.9 / 64.4 / 82.1
+  // against 34.0 / 42.5 / 53.1 / 67.5, double-float 43.2 / 53.0 / 65.6 /
+  // 83.1 against 32.6 / 40.7 / 50.8 / 64.5;
+  // docs/results/batched_scan-two-level-h100-2026-11-24.txt, run 15).
+  if (len <= batched_scan_impl::short_row_max_len(accum)) return "short_rows";
   if (len <= batched_scan_impl::FITTED_MAX_LEN) return "fused_fitted";
   if (len <= batched_scan_impl::FUSED_MAX_LEN) {
     if (accum != Accum::native) return "fused_pipelined_lazy_bulk";  // double, Kahan, double-float

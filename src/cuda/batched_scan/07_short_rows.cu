@@ -1,5 +1,6 @@
-// Step 7 — tessera's short-row path: rows of up to SHORT_ROW_MAX_LEN (128)
-// samples share warps. A row gets a segment of S lanes (S = the power of two
+// Step 7 — tessera's short-row path: rows of up to SHORT_ROW_MAX_LEN (128;
+// SHORT_ROW_MAX_LEN_WIDE, 256, for the 8-byte accumulators) samples share
+// warps. A row gets a segment of S lanes (S = the power of two
 // >= len / I, 1 to 32), each lane I = 4 consecutive samples (8 for the wide
 // sums: samples_per_lane), so 32 / S rows fill one warp; the scans across a
 // segment's lanes are shuffles with the segment width as the shuffle's own
@@ -132,10 +133,11 @@ int samples_per_lane(Accum a, std::size_t len) {
     default: return 8;  // Kahan, double-float
   }
 }
+static_assert(SHORT_ROW_MAX_LEN_WIDE <= 32 * 8, "a wide row of 65 or more samples fits one warp of 8 per lane");
 
 template <class R, int SHORT_ITEMS>
 void run_short_rows_r(const ScanCall& call) {
-  static_assert(SHORT_ROW_MAX_LEN <= 32 * SHORT_ITEMS, "a row fits one warp");
+  static_assert(SHORT_ROW_MAX_LEN <= 32 * SHORT_ITEMS, "a float row fits one warp");
   static std::atomic<int> occupancy{0};
   const ScanSpec& s = call.spec;
   const int width = segment_width(s.len, SHORT_ITEMS);
@@ -165,6 +167,6 @@ void run_short_rows(const ScanCall& call) {
   });
 }
 std::size_t ws_short_rows(const ScanSpec&) { return 0; }
-bool supports_short_rows(const ScanSpec& s) { return s.len <= SHORT_ROW_MAX_LEN; }
+bool supports_short_rows(const ScanSpec& s) { return s.len <= short_row_max_len(s.accum); }
 
 }  // namespace tessera::batched_scan_impl

@@ -39,6 +39,12 @@ static_assert(TilePolicy::TILE >= 10000 + 3, "the seismic trace length fits one 
 // for the alignment shift of the row's first sample); longer rows to the
 // multi-tile path.
 inline constexpr std::size_t SHORT_ROW_MAX_LEN = 128;
+// The 8-byte accumulators' lanes take 8 samples each (07_short_rows.cu):
+// their rows of up to 256 samples fit one warp.
+inline constexpr std::size_t SHORT_ROW_MAX_LEN_WIDE = 256;
+inline std::size_t short_row_max_len(Accum a) {
+  return a == Accum::native ? SHORT_ROW_MAX_LEN : SHORT_ROW_MAX_LEN_WIDE;
+}
 inline constexpr std::size_t FUSED_MAX_LEN = TilePolicy::TILE - 3;
 // fused_fitted cuts the fused tile to the row: its largest tile (384 x 20)
 // holds rows of up to this many samples.
