@@ -4,8 +4,9 @@
 // >= len / I, 1 to 32), each lane I = 4 consecutive samples (8 for the wide
 // sums: samples_per_lane), so 32 / S rows fill one warp; the scans across a
 // segment's lanes are shuffles with the segment width as the shuffle's own
-// `width` argument (no exchange crosses a row). Forward, backward and forward_backward as in step 5: the forward
-// values stay in the accumulator, every accumulator.
+// `width` argument (no exchange crosses a row). Forward, backward and
+// forward_backward as in step 5: the forward values stay in the
+// accumulator, every accumulator.
 //
 // Over step 5: a row of 32 samples no longer occupies a 384-thread block
 // (and its five barriers) on its own: one warp scans 4 such rows with no
@@ -125,7 +126,10 @@ int segment_width(std::size_t len, int items) {
 // (docs/results/batched_scan-two-level-h100-2026-11-24.txt, run 12). The
 // wide sums are issue-bound: 8 samples per lane halve the segment's width,
 // so a row's two segmented scans of 8-byte states take one shuffle step
-// less for twice the samples.
+// less for twice the samples. 12 per lane where a row then takes fewer
+// lanes' slots (rows of 17-24, 33-48, 65-96, 129-192) measured 2-2.5x
+// slower than 8 at every such length (rows of 150: double-float 34.5%
+// against 50.0%; run 17): not kept.
 int samples_per_lane(Accum a, std::size_t len) {
   switch (a) {
     case Accum::native: return 4;
