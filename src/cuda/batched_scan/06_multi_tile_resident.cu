@@ -136,13 +136,43 @@ constexpr int AGG_CHUNK = static_cast<int>(TilePolicy::TILE) / (4 * AGG_THREADS)
 static_assert(AGG_CHUNK * 4 * AGG_THREADS == static_cast<int>(TilePolicy::TILE), "the aggregators cover the tile");
 static_assert((4 * AGG_CHUNK) % 8 == 4, "conflict-free 16-byte reads");
 
+// The aggregators sum Kahan and double-float totals in double and round
+// them to the float pair once (sm_90's FP64 adds: one instruction where a
+// two-sum takes six; 53 bits where the pair keeps ~48). ncu, H100, 100 x
+// 10^6 double-float samples: 82 instructions per sample (57 of them FP32)
+// against 30 for float, the issue 58% busy, the DRAM 53% (run 18 of
+// docs/results/batched_scan-two-level-h100-2026-11-24.txt).
+template <class R>
+using AggregateArith = std::conditional_t<std::is_same_v<typename R::acc_t, KahanState> ||
+                                              std::is_same_v<typename R::acc_t, DFloatState>,
+                                          PlainSum<float, double>, R>;
+__device__ __forceinline__ void state_of(double d, DFloatState& a) {
+  a.hi = static_cast<float>(d);
+  a.lo = static_cast<float>(d - static_cast<double>(a.hi));
+}
+__device__ __forceinline__ void state_of(double d, KahanState& a) {  // value s - c
+  a.s = static_cast<float>(d);
+  a.c = static_cast<float>(static_cast<double>(a.s) - d);
+}
+template <class acc_t, class sum_t>
+__device__ __forceinline__ acc_t to_state(sum_t v) {
+  if constexpr (std::is_same_v<acc_t, sum_t>) {
+    return v;
+  } else {
+    acc_t a;
+    state_of(v, a);
+    return a;
+  }
+}
+
 template <class R>
 __device__ __forceinline__ void aggregate_chunk(const float* buf, unsigned t, int lo, int hi, bool exclusive,
                                                 bool want_q, typename R::acc_t& X, typename R::acc_t& Q) {
-  using acc_t = typename R::acc_t;
+  using A = AggregateArith<R>;
+  using sum_t = typename A::acc_t;
   const int c0 = static_cast<int>(t) * 4 * AGG_CHUNK, c1 = c0 + 4 * AGG_CHUNK;
   const float4* v4 = reinterpret_cast<const float4*>(buf + c0);
-  acc_t r = R::identity(), q = R::identity();
+  sum_t r = A::identity(), q = A::identity();
   if (c0 >= lo && c1 <= hi) {  // every slot a sample: no tests
 #pragma unroll 3
     for (int m = 0; m < AGG_CHUNK; ++m) {
@@ -150,9 +180,9 @@ __device__ __forceinline__ void aggregate_chunk(const float* buf, unsigned t, in
       const float x[4] = {v.x, v.y, v.z, v.w};
 #pragma unroll
       for (int j = 0; j < 4; ++j) {
-        if (exclusive) q = R::combine(q, r);
-        R::add(r, x[j]);
-        if (!exclusive) q = R::combine(q, r);
+        if (exclusive) q = A::combine(q, r);
+        A::add(r, x[j]);
+        if (!exclusive) q = A::combine(q, r);
       }
     }
   } else if (c1 > lo && c0 < hi) {
@@ -163,18 +193,19 @@ __device__ __forceinline__ void aggregate_chunk(const float* buf, unsigned t, in
       for (int j = 0; j < 4; ++j) {
         const int e = c0 + 4 * m + j;
         if (e >= lo && e < hi) {
-          if (exclusive) q = R::combine(q, r);
-          R::add(r, x[j]);
-          if (!exclusive) q = R::combine(q, r);
+          if (exclusive) q = A::combine(q, r);
+          A::add(r, x[j]);
+          if (!exclusive) q = A::combine(q, r);
         }
       }
     }
   }
-  X = r;
+  X = to_state<typename R::acc_t>(r);
   Q = R::identity();
   if (want_q) {
     const int after = hi - (c1 < hi ? c1 : hi);  // samples of the tile after the chunk (>= 0 when it has any)
-    Q = after > 0 ? R::combine(q, scan_ops::scale(r, static_cast<std::uint32_t>(after))) : q;
+    Q = to_state<typename R::acc_t>(after > 0 ? A::combine(q, scan_ops::scale(r, static_cast<std::uint32_t>(after)))
+                                              : q);
   }
 }
 
