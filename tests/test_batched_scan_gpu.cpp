@@ -437,7 +437,7 @@ TEST_F(BatchedScanGpu, PublicApiDefaultVariantInPlace) {
   EXPECT_EQ(batched_scan_default_variant(9, 8000, Accum::native, fb), "fused_one_pass");
   EXPECT_EQ(batched_scan_default_variant(9, 8000, Accum::kahan, fb), "fused_pipelined_lazy_bulk");
   EXPECT_EQ(batched_scan_default_variant(9, 10000, Accum::native, fb), "fused_pipelined_bulk");
-  EXPECT_EQ(batched_scan_default_variant(9, 100000, Accum::kahan, fb), "multi_tile_resident");
+  EXPECT_EQ(batched_scan_default_variant(9, 100000, Accum::kahan, fb), "multi_tile_resident_self");
   EXPECT_EQ(batched_scan_default_variant(9, 100000, Accum::dfloat, fb), "multi_tile_resident_self");
   for (std::size_t len : {std::size_t{32}, std::size_t{200}, std::size_t{1000}, std::size_t{5000}, std::size_t{8000},
                           std::size_t{10000},

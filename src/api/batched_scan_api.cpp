@@ -74,15 +74,17 @@ std::string batched_scan_default_variant(std::size_t, std::size_t len, Accum acc
   // double-float with two-chain consumers):
   //   float, double: multi_tile_resident_self (float 88.9 / 85.5%, double
   //   79.2 / 81.1%; multi_tile_resident 83.6 / 75.0% and 78.5 / 74.8%);
-  //   Kahan: multi_tile_resident 64.9 / 68.2% (_self 65.8 / 65.3%);
-  //   double-float: multi_tile_resident_self 62.3 / 60.6%
-  //   (multi_tile_resident 57.3 / 60.7%).
+  //   Kahan, double-float (the aggregators' totals in double; run 20 of
+  //   docs/results/batched_scan-two-level-h100-2026-11-24.txt, two runs):
+  //   multi_tile_resident_self 69.5 / 65.8% and 67.4-67.5 / 63.2%
+  //   (multi_tile_resident 65.8-65.9 / 66.5-66.7% and 64.3-64.4 /
+  //   64.4-64.5%).
   // Rows too long for the GPU's shared memory are streamed inside either
   // (multi_tile_streamed's kernel; 10 x 10^7 samples: float 65.1%, double
   // 64.0%, Kahan 60.3%, double-float 58.2%, against the three-launch rungs'
   // 61.5 / 46.8 / 42.3 / 40.7%: docs/batched_scan.md, "Two-level
   // carries"); below sm_90 the three-launch rung above runs.
-  return accum == Accum::kahan ? "multi_tile_resident" : "multi_tile_resident_self";
+  return "multi_tile_resident_self";
 }
 
 void batched_scan(const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch, std::size_t rows,
