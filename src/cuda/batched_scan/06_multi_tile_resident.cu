@@ -518,7 +518,6 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
 // (256-byte aligned) ][ multi_tile's 4 states per tile: X, Q, forward carry,
 // backward carry ][ streamed rows: 4 per chunk: X, after, forward carry,
 // backward carry ].
-std::size_t chunks_per_row(std::size_t T) { return gpu_detail::chunks_of(T); }
 std::size_t counters_bytes(std::size_t rows, std::size_t chunk_states) {
   return gpu::align_workspace((rows + 1 + chunk_states) * sizeof(unsigned));
 }
@@ -559,7 +558,7 @@ bool run_resident_r(const ScanCall& call, bool streamed) {
     claims = order.claims();
   }
   if (claims + grid >= (std::uint64_t{1} << 32)) return false;  // 32-bit claims
-  const std::size_t row_chunks = streamed ? s.rows * chunks_per_row(T) : 0;
+  const std::size_t row_chunks = streamed ? s.rows * gpu_detail::chunks_of(T) : 0;
   const std::size_t cbytes = counters_bytes(s.rows, row_chunks);
   auto* ws = static_cast<unsigned char*>(call.workspace);
   TESSERA_CUDA(cudaMemsetAsync(ws, 0, cbytes, call.stream));
@@ -622,7 +621,7 @@ void run_multi_tile_resident_self(const ScanCall& call) {
 void run_multi_tile_streamed(const ScanCall& call) { run_resident<false>(call, "multi_tile_streamed", true); }
 std::size_t ws_multi_tile_streamed(const ScanSpec& s) {
   if (s.rows == 0 || s.len == 0) return 0;
-  const std::size_t row_chunks = s.rows * chunks_per_row(tiles_per_row(s.len));
+  const std::size_t row_chunks = s.rows * gpu_detail::chunks_of(tiles_per_row(s.len));
   return counters_bytes(s.rows, row_chunks) + ws_multi_tile(s) + 4 * row_chunks * acc_bytes(s.accum);
 }
 bool supports_multi_tile_streamed(const ScanSpec&) { return true; }
