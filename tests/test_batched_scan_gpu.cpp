@@ -507,6 +507,7 @@ TEST_F(BatchedScanGpu, RunsCanBeCapturedInAGraph) {
     DeviceBuffer<unsigned char> ws(v->workspace_bytes(s));
     v->run(ScanCall{s, din.p, dref.p, ws.p, stream()});
     TESSERA_CUDA(cudaStreamSynchronize(stream()));
+    TESSERA_CUDA(cudaMemset(dout.p, 0, rows * len * sizeof(float)));
     cudaGraph_t graph = nullptr;
     TESSERA_CUDA(cudaStreamBeginCapture(stream(), cudaStreamCaptureModeThreadLocal));
     v->run(ScanCall{s, din.p, dout.p, ws.p, stream()});
@@ -518,7 +519,13 @@ TEST_F(BatchedScanGpu, RunsCanBeCapturedInAGraph) {
     (void)cudaGraphExecDestroy(exec);
     (void)cudaGraphDestroy(graph);
     const std::vector<float> a = download(dref.p, rows * len), b = download(dout.p, rows * len);
-    ASSERT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)), 0);
+    if (v->info.deterministic) {
+      ASSERT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)), 0);
+    } else {  // CUB's look-back: the association of float partials depends on timing
+      const Layout l{rows, len, len, len};
+      ASSERT_TRUE(scan_test::check_output(l, s.direction, s.exclusive, s.accum, rows0,
+                                          std::vector<float>(rows * len, 0.0f), b));
+    }
   }
 }
 

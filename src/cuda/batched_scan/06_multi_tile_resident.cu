@@ -49,7 +49,10 @@
 // 10^7 are streamed (below). multi_tile_resident_self (SELF_CARRIES, no
 // finisher): float 88.8 / 85.5%, double 81.1% at 10^6. With lazy Kahan and
 // double-float sums (run_resident): Kahan 56.8 / 60.0%, double-float
-// 57.4 / 62.0% (_self 54.6 / 66.0% and 53.7 / 60.4%).
+// 57.4 / 62.0% (_self 54.6 / 66.0% and 53.7 / 60.4%). _self with
+// one_tile_carries, double-float's exclusive copies and no streamed paths
+// (docs/batched_scan.md, "One-tile carries"): float 88.9 / 84.8%, double
+// 83.4% at 10^6, Kahan 75.4 / 80.2%, double-float 76.7 / 81.2%.
 //
 // Streamed rows (variant multi_tile_streamed, any row length; the resident
 // rungs' path for rows past their capacity): each tile is claimed twice, in
@@ -211,14 +214,15 @@ __device__ __forceinline__ void aggregate_chunk(const float* buf, unsigned t, in
 
 // SELF_CARRIES (multi_tile_resident_self): no finisher; each tile's carry
 // warp computes the tile's carries itself from the row's totals once they
-// are all published (row_carries_to with OneTileCarries: the same values),
+// are all published (row_carries.cuh's one_tile_carries: two masked warp
+// reductions, not the finisher's scans; another association),
 // a shorter chain from a row's last totals to its consumers than finisher
 // -> global carries -> ready flag -> carry loads.
 template <class R, bool SELF_CARRIES>
 __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel(
     const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch, std::size_t rows, std::size_t len,
     std::size_t T, ScanDirection dir, bool exclusive, typename R::acc_t* stats, typename R::acc_t* carries,
-    unsigned* row_state, unsigned* tile_counter, StreamOrder order, bool streamed, typename R::acc_t* chunk_stats,
+    unsigned* row_state, unsigned* tile_counter, StreamOrder order, bool streamed_rows, typename R::acc_t* chunk_stats,
     typename R::acc_t* chunk_carries, unsigned* chunk_state) {
 #if TESSERA_MBARRIER
   using acc_t = typename R::acc_t;
@@ -232,8 +236,6 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
   __shared__ acc_t s_carry[BUFFERS][2];
   __shared__ acc_t s_partial[BUFFERS][AGGREGATORS][2];
   __shared__ acc_t scratch[CONSUMER_WARPS], scratch2[CONSUMER_WARPS];
-  __shared__ acc_t s_forward_of[SELF_CARRIES ? RESIDENT_MAX_ROW_TILES : 1];  // the carry warp's (SELF_CARRIES)
-  __shared__ acc_t s_backward_of_mine;
 
   if (threadIdx.x == 0) {
     for (int b = 0; b < BUFFERS; ++b) {
@@ -247,6 +249,9 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
   __syncthreads();  // the only block-wide barrier
 
   const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  // SELF_CARRIES kernels never stream (the host checks): their copies of
+  // the streamed paths are left out (fewer registers for the consumers).
+  const bool streamed = !SELF_CARRIES && streamed_rows;
   const std::size_t total = rows * T;  // tiles of the batch
   const std::size_t chunks = gpu_detail::chunks_of(T);  // of a row (streamed rows' carries)
   auto buffer = [&](unsigned b) { return s_buffers + static_cast<std::size_t>(b) * BUF_FLOATS; };
@@ -403,7 +408,7 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
           __syncwarp();
           if (lane == 0) atomicAdd(row_state + row, 1u);  // chunks + 1: ready
         }
-      } else if (job != NO_ROW) {
+      } else if (!SELF_CARRIES && job != NO_ROW) {
         __threadfence();  // the row's totals, counted by its atomics, before the loads
         gpu_detail::row_carries<R>(static_cast<std::size_t>(job), in, in_pitch, len, T, dir, stats, carries,
                                    gpu_detail::L2Load{});
@@ -432,17 +437,14 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
           while (load_acquire(row_state + row) < T) __nanosleep(32);
         __syncwarp();
         (void)load_acquire(row_state + row);
-        const std::size_t k = u - row * T;
-        gpu_detail::row_carries_to<R>(row, in, in_pitch, len, T, dir, stats,
-                                      gpu_detail::OneTileCarries<acc_t>{s_forward_of, &s_backward_of_mine, k},
-                                      gpu_detail::L2Load{});
-        __syncwarp();
+        acc_t fwd, bwd;
+        gpu_detail::one_tile_carries<R>(u - row * T, T, dir, stats + 2 * row * T, in + row * in_pitch, len,
+                                        gpu_detail::L2Load{}, fwd, bwd);
         if (lane == 0) {
-          s_carry[b][0] = dir == ScanDirection::backward ? R::identity() : s_forward_of[k];
-          s_carry[b][1] = dir == ScanDirection::forward ? R::identity() : s_backward_of_mine;
+          s_carry[b][0] = fwd;
+          s_carry[b][1] = bwd;
           gpu::mbar_arrive(&carry_ready[b]);
         }
-        __syncwarp();  // s_forward_of and s_backward_of_mine read before the next tile's carries
       } else if (streamed) {
         if (lane == 0) {
           while (load_acquire(row_state + row) <= chunks) __nanosleep(64);
@@ -490,11 +492,23 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
     float y[TILE_ITEMS];
     auto fwd_carry = [fwd](acc_t) { return fwd; };
     auto bwd_carry = [bwd](acc_t) { return bwd; };
-    if constexpr (WIDE_CHAINS<R>)
-      gpu_detail::scan_tile_chains<R, TILE_ITEMS, 2, TILE_BLOCK, ConsumerBarrier>(x, y, jlo, jhi, dir, exclusive,
-                                                                                 scratch, fwd_carry, bwd_carry,
-                                                                                 scratch2);
-    else
+    if constexpr (WIDE_CHAINS<R>) {
+      auto scan = [&](auto excl) {
+        gpu_detail::scan_tile_chains<R, TILE_ITEMS, 2, TILE_BLOCK, ConsumerBarrier>(
+            x, y, jlo, jhi, dir, static_cast<bool>(excl), scratch, fwd_carry, bwd_carry, scratch2);
+      };
+      // Double-float: one copy per exclusive flag, no per-item select of
+      // the state. H100, multi_tile_resident_self, rows of 10^6 / 10^5
+      // samples, % of copy: double-float 74.8 -> 79.8 / 70.2 -> 74.7, but
+      // Kahan 77.2 -> 71.5 at 10^6, so Kahan keeps one copy (measured
+      // before the streamed paths left the SELF_CARRIES kernels).
+      if constexpr (std::is_same_v<acc_t, DFloatState>) {
+        if (exclusive) scan(std::true_type{});
+        else scan(std::false_type{});
+      } else {
+        scan(exclusive);
+      }
+    } else
       gpu_detail::scan_tile<R, TILE_ITEMS, TILE_BLOCK, true, ConsumerBarrier>(x, y, jlo, jhi, dir, exclusive, scratch,
                                                                              fwd_carry, bwd_carry, scratch2);
     // Every consumer read its items before scan_tile's first barrier: the
@@ -508,7 +522,7 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
   }
 #else
   (void)in, (void)in_pitch, (void)out, (void)out_pitch, (void)rows, (void)len, (void)T, (void)dir, (void)exclusive,
-      (void)stats, (void)carries, (void)row_state, (void)tile_counter, (void)order, (void)streamed,
+      (void)stats, (void)carries, (void)row_state, (void)tile_counter, (void)order, (void)streamed_rows,
       (void)chunk_stats, (void)chunk_carries, (void)chunk_state;
   __trap();  // sm_90+ only: the host never launches it elsewhere
 #endif
@@ -540,10 +554,10 @@ bool run_resident_r(const ScanCall& call, bool streamed) {
   static std::atomic<int> occupancy{0};
   const ScanSpec& s = call.spec;
   const std::size_t T = tiles_per_row(s.len);
+  if (SELF_CARRIES && streamed) return false;  // streamed rows take the finisher's carries
   auto kernel = batched_scan_resident_kernel<R, SELF_CARRIES>;
   constexpr int threads = BLOCK_THREADS;
-  if (!gpu::bulk_kernel_fits(DYNAMIC_SMEM + 2048 + (SELF_CARRIES ? RESIDENT_MAX_ROW_TILES * sizeof(acc_t) : 0)))
-    return false;  // buffers + the static barriers and scratch
+  if (!gpu::bulk_kernel_fits(DYNAMIC_SMEM + 2048)) return false;  // buffers + the static barriers and scratch
   const int per_sm = gpu_detail::prepare_kernel(kernel, threads, DYNAMIC_SMEM, occupancy);
   (void)per_sm;  // one block per SM: the buffers fill the shared memory
   const auto grid = static_cast<std::size_t>(gpu::sm_count());

@@ -20,6 +20,7 @@
 
 #include "common/batched_scan_ops.hpp"
 #include "cuda/batched_scan/tile_kernel.cuh"
+#include "cuda/common/warp_reduce.cuh"
 
 namespace tessera::batched_scan_impl::gpu_detail {
 
@@ -66,20 +67,6 @@ struct GlobalCarries {
   __device__ __forceinline__ acc_t forward(std::size_t k) const { return carries[2 * (base + k)]; }
   __device__ __forceinline__ void put_backward(std::size_t k, acc_t v) const { carries[2 * (base + k) + 1] = v; }
 };
-// OneTileCarries: the forward carries of every tile in shared memory (the
-// backward pass needs them), the backward carry of tile `mine` only.
-template <class acc_t>
-struct OneTileCarries {
-  acc_t* forward_of;  // T states of shared memory
-  acc_t* backward_of_mine;
-  std::size_t mine;
-  __device__ __forceinline__ void put_forward(std::size_t k, acc_t v) const { forward_of[k] = v; }
-  __device__ __forceinline__ acc_t forward(std::size_t k) const { return forward_of[k]; }
-  __device__ __forceinline__ void put_backward(std::size_t k, acc_t v) const {
-    if (k == mine) *backward_of_mine = v;
-  }
-};
-
 // The items a carries level scans: a row's tiles (row_carries; the tiles
 // of one chunk, chunk_carries) or a row's chunks (row_chunk_carries). x(k)
 // is item k's sample total, q(k) its forward-value total relative to its
@@ -104,7 +91,7 @@ struct LevelTotals {
 };
 
 // One warp (lane = threadIdx.x % 32) computes the carries of `count` items
-// into `out` (GlobalCarries, OneTileCarries): the forward carry P_k = the x
+// into `out` (GlobalCarries): the forward carry P_k = the x
 // before item k; the backward carry = the sum after it of x (backward) or,
 // for forward_backward, of samples(j) * P_j + q(j) (the forward values of
 // item j all share the carry P_j; scan_ops::scale, exact multiplier
@@ -128,6 +115,7 @@ __device__ __forceinline__ LevelTotals<typename R::acc_t> level_carries(std::siz
       }
 #pragma unroll
       for (int u = 0; u < CARRY_BATCH; ++u) {
+        if (c0 + 32 * u >= T) break;  // warp-uniform: no scans of chunks past the items (a 32-tile level: 1 of 4)
         const std::size_t k = c0 + 32 * u + lane;
         const acc_t incl = gpu::warp_inclusive_scan(v[u], f);
         const acc_t excl = gpu::warp_exclusive_from_inclusive(incl, f);
@@ -287,6 +275,73 @@ __device__ __forceinline__ void row_carries(std::size_t row, const float* in, st
                                             std::size_t T, ScanDirection dir, const typename R::acc_t* stats,
                                             typename R::acc_t* carries, Load load) {
   row_carries_to<R>(row, in, in_pitch, len, T, dir, stats, GlobalCarries<typename R::acc_t>{carries, row * T}, load);
+}
+
+// One tile's carries without a scan (multi_tile_resident_self's carry warp,
+// once per tile): tile k of a row of T tiles gets
+//   P_k = the sum of X_i over i < k,
+//   B_k = the sum of X_i over i > k (backward), or, for forward_backward,
+//   B_k = A_k (P_k + X_k) + the sum over i > k of (Q_i + A_i X_i),
+// A_i being the samples after tile i: the sum over j > k of n_j P_j + Q_j
+// (level_carries' terms) regrouped by X_i, since P_j = P_{k+1} + the X of
+// the tiles between. So each lane folds its tiles (i = lane + 32 m) into
+// two masked sums and one warp reduction finishes each: T / 32 combines
+// per lane (3 for rows of 10^6 samples) and 2 x 5 butterfly steps, where
+// level_carries runs a warp scan per 32 tiles each way and scales every
+// tile's forward carry. The H100 profile of the scan form (double-float,
+// rows of 10^6 samples): ~1,330 instructions per tile, the carry warp busy
+// ~90% of the time and the consumers waiting for it ~18% of theirs; this
+// form took multi_tile_resident_self from 63.2 to 74.8% of copy there
+// (docs/batched_scan.md, "One-tile carries"). Another association than
+// level_carries' (the same error bound: every term is a tile total times an
+// exact integer), fixed by the shape, so deterministic.
+template <class R, class Load>
+__device__ __forceinline__ void one_tile_carries(std::size_t k, std::size_t T, ScanDirection dir,
+                                                 const typename R::acc_t* row_stats, const float* x_row,
+                                                 std::size_t len, Load load, typename R::acc_t& forward,
+                                                 typename R::acc_t& backward) {
+  using acc_t = typename R::acc_t;
+  const unsigned lane = threadIdx.x % 32;
+  const bool fb = dir == ScanDirection::forward_backward;
+  acc_t before = R::identity(), after = R::identity(), x_k = R::identity();
+  // A_i v, exact in float (rows of < 2^24 samples); nothing where A_i is 0
+  // (the row's last tile: 0 x an infinite total would be a NaN).
+  const auto times_after = [&](acc_t v, std::size_t i) {
+    const auto a = static_cast<std::uint32_t>(static_cast<long long>(len) - tile_end(x_row, i, len));
+    return a == 0 ? R::identity() : scan_ops::scale(v, a);
+  };
+  for (std::size_t i0 = 0; i0 < T; i0 += 32 * CARRY_BATCH) {
+    acc_t x[CARRY_BATCH], q[CARRY_BATCH];
+#pragma unroll
+    for (int u = 0; u < CARRY_BATCH; ++u) {  // every load before any sum
+      const std::size_t i = i0 + 32 * u + lane;
+      x[u] = i < T ? load(row_stats + 2 * i) : R::identity();
+      q[u] = i < T && fb && i > k ? load(row_stats + 2 * i + 1) : R::identity();
+    }
+#pragma unroll
+    for (int u = 0; u < CARRY_BATCH; ++u) {
+      const std::size_t i = i0 + 32 * u + lane;
+      if (i >= T) break;
+      if (i < k) {
+        before = R::combine(before, x[u]);
+      } else if (i > k) {
+        after = R::combine(after, fb ? R::combine(q[u], times_after(x[u], i)) : x[u]);
+      } else {
+        x_k = x[u];
+      }
+    }
+  }
+  before = gpu::warp_reduce_xor<R>(before);
+  after = gpu::warp_reduce_xor<R>(after);
+  forward = dir == ScanDirection::backward ? R::identity() : before;
+  if (dir == ScanDirection::forward) {
+    backward = R::identity();
+  } else if (fb) {
+    x_k = gpu::shfl_idx_any(x_k, static_cast<int>(k % 32));
+    backward = R::combine(times_after(R::combine(before, x_k), k), after);
+  } else {
+    backward = after;
+  }
 }
 
 }  // namespace tessera::batched_scan_impl::gpu_detail

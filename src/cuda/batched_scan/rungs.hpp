@@ -55,7 +55,9 @@ inline constexpr std::size_t FITTED_MAX_LEN = 384 * 20 - 3;
 // the GPU holds (a margin for SMs shared with other work); longer rows run
 // multi_tile.
 inline constexpr int RESIDENT_BUFFERS = 5;
-inline constexpr std::size_t RESIDENT_MAX_ROW_TILES = 512;  // a shared array of states per tile of a row
+// 512 tiles keep the samples after a tile (the exact multipliers of
+// multi_tile_resident_self's carries, row_carries.cuh) below 2^24.
+inline constexpr std::size_t RESIDENT_MAX_ROW_TILES = 512;
 inline std::size_t resident_max_row_tiles(int sms) {
   const std::size_t half = static_cast<std::size_t>(sms) * RESIDENT_BUFFERS / 2;
   return half < RESIDENT_MAX_ROW_TILES ? half : RESIDENT_MAX_ROW_TILES;
