@@ -493,21 +493,18 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
     auto fwd_carry = [fwd](acc_t) { return fwd; };
     auto bwd_carry = [bwd](acc_t) { return bwd; };
     if constexpr (WIDE_CHAINS<R>) {
+      // One copy per exclusive flag: no per-item select of the state. H100,
+      // multi_tile_resident_self, % of copy at 10^6 / 10^5 samples:
+      // double-float 74.8 -> 79.8 / 70.2 -> 74.7; Kahan 79.9 -> 80.7 /
+      // 75.2 -> 78.7, streamed 10^7 59.8 -> 61.6 (Kahan lost 77.2 -> 71.5
+      // at 10^6 while the SELF_CARRIES kernels still held the streamed
+      // paths and spilled; docs/batched_scan.md, "One-tile carries").
       auto scan = [&](auto excl) {
         gpu_detail::scan_tile_chains<R, TILE_ITEMS, 2, TILE_BLOCK, ConsumerBarrier>(
-            x, y, jlo, jhi, dir, static_cast<bool>(excl), scratch, fwd_carry, bwd_carry, scratch2);
+            x, y, jlo, jhi, dir, decltype(excl)::value, scratch, fwd_carry, bwd_carry, scratch2);
       };
-      // Double-float: one copy per exclusive flag, no per-item select of
-      // the state. H100, multi_tile_resident_self, rows of 10^6 / 10^5
-      // samples, % of copy: double-float 74.8 -> 79.8 / 70.2 -> 74.7, but
-      // Kahan 77.2 -> 71.5 at 10^6, so Kahan keeps one copy (measured
-      // before the streamed paths left the SELF_CARRIES kernels).
-      if constexpr (std::is_same_v<acc_t, DFloatState>) {
-        if (exclusive) scan(std::true_type{});
-        else scan(std::false_type{});
-      } else {
-        scan(exclusive);
-      }
+      if (exclusive) scan(std::true_type{});
+      else scan(std::false_type{});
     } else
       gpu_detail::scan_tile<R, TILE_ITEMS, TILE_BLOCK, true, ConsumerBarrier>(x, y, jlo, jhi, dir, exclusive, scratch,
                                                                              fwd_carry, bwd_carry, scratch2);
