@@ -50,9 +50,9 @@
 // finisher): float 88.8 / 85.5%, double 81.1% at 10^6. With lazy Kahan and
 // double-float sums (run_resident): Kahan 56.8 / 60.0%, double-float
 // 57.4 / 62.0% (_self 54.6 / 66.0% and 53.7 / 60.4%). _self with
-// one_tile_carries, double-float's exclusive copies and no streamed paths
-// (docs/batched_scan.md, "One-tile carries"): float 88.9 / 84.8%, double
-// 83.4% at 10^6, Kahan 75.4 / 80.2%, double-float 76.7 / 81.2%.
+// one_tile_carries, the wide sums' exclusive copies and no streamed paths
+// (docs/batched_scan.md, "One-tile carries"): float 88.8 / 84.6%, double
+// 84.7 / 83.0%, Kahan 79.4 / 81.2%, double-float 77.4 / 81.2%.
 //
 // Streamed rows (variant multi_tile_streamed, any row length; the resident
 // rungs' path for rows past their capacity): each tile is claimed twice, in
