@@ -324,19 +324,20 @@ __device__ __forceinline__ void one_tile_carries(std::size_t k, std::size_t T, S
       if (i >= T) break;
       if (i < k) {
         before = R::combine(before, x[u]);
-      } else if (i > k) {
-        after = R::combine(after, fb ? R::combine(q[u], times_after(x[u], i)) : x[u]);
-      } else {
+      } else if (i == k) {
         x_k = x[u];
+      } else if (dir != ScanDirection::forward) {
+        after = R::combine(after, fb ? R::combine(q[u], times_after(x[u], i)) : x[u]);
       }
     }
   }
-  before = gpu::warp_reduce_xor<R>(before);
+  // Only the sums the direction needs (dir is warp-uniform).
+  forward = R::identity();
+  backward = R::identity();
+  if (dir != ScanDirection::backward) forward = before = gpu::warp_reduce_xor<R>(before);
+  if (dir == ScanDirection::forward) return;
   after = gpu::warp_reduce_xor<R>(after);
-  forward = dir == ScanDirection::backward ? R::identity() : before;
-  if (dir == ScanDirection::forward) {
-    backward = R::identity();
-  } else if (fb) {
+  if (fb) {
     x_k = gpu::shfl_idx_any(x_k, static_cast<int>(k % 32));
     backward = R::combine(times_after(R::combine(before, x_k), k), after);
   } else {
