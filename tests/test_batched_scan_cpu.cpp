@@ -16,7 +16,6 @@
 #include "batched_scan_support.hpp"
 #include "common/reducers.hpp"
 #include "common/batched_scan_ops.hpp"
-#include "common/batched_scan_split_order.hpp"
 #include "common/batched_scan_stream_order.hpp"
 #include "core/registry.hpp"
 #include "harness/generate.hpp"
@@ -411,78 +410,3 @@ TEST(BatchedScanStreamOrder, CountsBeforeScansEveryTileOnce) {
 }
 
 }  // namespace
-
-// multi_tile_split's claims (batched_scan_split_order.hpp): balanced
-// segments covering the row, every tile counted or fused once and scanned
-// or fused once, at most `held` fused per block, a block's counts and fused
-// tiles before its scans, scans last tile first; and, simulating each
-// block's ring of buffers over two rows, no count or fused claim of a row
-// waits for a buffer that waits for the same row's carries (the deadlock
-// freedom), and with held < buffers the row's first scan takes a count's
-// buffer (its copy in flight while the block waits).
-TEST(BatchedScanSplitOrder, SegmentsCoverEveryTileCountsBeforeScans) {
-  using batched_scan_impl::SplitItem;
-  using batched_scan_impl::SplitOrder;
-  constexpr std::uint32_t BUFFERS = 5;
-  const std::uint32_t shapes[][3] = {{1, 1, 4},   {7, 7, 4},   {9, 2, 4},   {30, 4, 4},   {931, 132, 4},
-                                     {931, 132, 5}, {929, 114, 1}, {600, 132, 4}, {1029, 132, 3}};
-  for (const auto& sh : shapes) {
-    const SplitOrder order{sh[0], sh[1], sh[2]};
-    const std::uint32_t T = sh[0], G = sh[1], held = sh[2];
-    SCOPED_TRACE("tiles " + std::to_string(T) + " blocks " + std::to_string(G) + " held " + std::to_string(held));
-    std::vector<int> totals(T, 0), scans(T, 0);
-    std::uint32_t smallest = T, largest = 0;
-    for (std::uint32_t b = 0; b < G; ++b) {
-      const std::uint32_t t0 = order.first(b), t1 = order.first(b + 1), S = t1 - t0;
-      ASSERT_GE(S, 1u);
-      smallest = std::min(smallest, S);
-      largest = std::max(largest, S);
-      const std::uint32_t n = order.claims(b);
-      int fused = 0;
-      bool scanning = false;
-      std::uint32_t next_scan = t1;
-      // Claim kinds over two rows (the ring carries over between rows).
-      std::vector<SplitItem::Kind> ring;
-      for (int row = 0; row < 2; ++row)
-        for (std::uint32_t o = 0; o < n; ++o) {
-          const SplitItem it = order.at(b, o);
-          ASSERT_GE(it.tile, t0);
-          ASSERT_LT(it.tile, t1);
-          if (row == 0) {
-            if (it.kind != SplitItem::scan) {
-              ASSERT_FALSE(scanning) << "block " << b << " claim " << o;
-              ++totals[it.tile];
-            }
-            if (it.kind != SplitItem::count) ++scans[it.tile];
-            if (it.kind == SplitItem::fused) ++fused;
-            if (it.kind == SplitItem::scan) {
-              scanning = true;
-              ASSERT_LT(it.tile, next_scan);
-              ASSERT_EQ(it.tile + 1, next_scan) << "block " << b;
-              next_scan = it.tile;
-            } else if (it.kind == SplitItem::fused) {
-              next_scan = std::min(next_scan, it.tile);
-            }
-          }
-          ring.push_back(it.kind);
-        }
-      ASSERT_LE(fused, static_cast<int>(held));
-      for (std::size_t i = BUFFERS; i < ring.size(); ++i) {
-        // The buffer's previous claim (i - BUFFERS) in the same row waits
-        // for that row's carries unless it is a count.
-        const bool same_row = i / n == (i - BUFFERS) / n;
-        if (same_row && ring[i] != SplitItem::scan) {
-          ASSERT_EQ(ring[i - BUFFERS], SplitItem::count) << "block " << b << " claim " << i;
-        }
-      }
-      if (held < BUFFERS && S >= BUFFERS) {
-        ASSERT_EQ(ring[S - BUFFERS], SplitItem::count) << "block " << b;
-      }
-    }
-    EXPECT_LE(largest - smallest, 1u);
-    for (std::uint32_t t = 0; t < T; ++t) {
-      ASSERT_EQ(totals[t], 1) << "tile " << t;
-      ASSERT_EQ(scans[t], 1) << "tile " << t;
-    }
-  }
-}

@@ -266,42 +266,6 @@ TEST_F(BatchedScanGpu, StreamedRowsPastCapacity) {
   }
 }
 
-// Split rows (multi_tile_split, and multi_tile_resident_self past its
-// capacity): rows of ~6.3 tiles per SM, so every block counts, holds and
-// re-reads tiles of its segment, two rows so the blocks' rings carry
-// from a row's scans into the next row's counts; at odd pitches and in
-// place, every direction, inclusive and exclusive. A short row too: one
-// tile per block, all of them held.
-TEST_F(BatchedScanGpu, SplitRowsPastCapacity) {
-  int sms = 0;
-  TESSERA_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  const std::size_t len = (6 * static_cast<std::size_t>(sms) + 37) * TILE + 11, rows = 2;
-  const std::vector<float> rows0 = random_rows(rows, len, 1450);
-  const Layout layouts[] = {{rows, len, len + 1, len + 3, 1, 2}, {rows, len, len + 3, len + 3, 1, 1, true}};
-  for (const char* name : {"multi_tile_split", "multi_tile_resident_self"}) {
-    const ScanVariant* v = batched_scan_impl::find_variant(name);
-    ASSERT_NE(v, nullptr);
-    int k = 0;
-    for (const Layout& l : layouts)
-      for (ScanDirection d : scan_test::kDirections)
-        for (Accum a : {Accum::native, Accum::dfloat, Accum::kahan}) {
-          if (std::string(name) != "multi_tile_split" && (d != ScanDirection::forward_backward || a == Accum::kahan))
-            continue;
-          const bool excl = ++k % 2 == 0;
-          SCOPED_TRACE(std::string(name) + " " + scan_test::describe(l, d, excl, a));
-          ASSERT_TRUE(run_and_check(*v, l, d, excl, a, rows0, stream()));
-        }
-  }
-  const ScanVariant* split = batched_scan_impl::find_variant("multi_tile_split");
-  const std::size_t short_len = 3 * TILE + 5;
-  const std::vector<float> short_rows = random_rows(4, short_len, 1451);
-  const Layout short_layout{4, short_len, short_len, short_len, 1, 1};
-  SCOPED_TRACE("multi_tile_split " + scan_test::describe(short_layout, ScanDirection::forward_backward, false,
-                                                         Accum::f64));
-  ASSERT_TRUE(run_and_check(*split, short_layout, ScanDirection::forward_backward, false, Accum::f64, short_rows,
-                            stream()));
-}
-
 // fused_fitted cuts the tile to the row (32 x 12, then 32 x 20 ... 384 x 20,
 // one warp apart; float 64 x 12 ... 192 x 12 before 128 x 20): rows that fill each tile exactly
 // (len = tile - 3: the worst alignment shift; every direction) and rows one

@@ -72,10 +72,7 @@
 // took 13-65 us while the row's scans waited: 55.9 / 42.9 / 29.7 /
 // 29.4%). ncu: ~5% of the second copies still found their tile in L2, so
 // the DRAM carries ~2.95 accesses per sample, at ~83% of its peak.
-#include <cstdlib>
-
 #include "common/batched_scan_ops.hpp"
-#include "common/batched_scan_split_order.hpp"
 #include "common/batched_scan_stream_order.hpp"
 #include "cuda/batched_scan/lazy_sums.cuh"
 #include "cuda/batched_scan/row_carries.cuh"
@@ -226,7 +223,7 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
     const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch, std::size_t rows, std::size_t len,
     std::size_t T, ScanDirection dir, bool exclusive, typename R::acc_t* stats, typename R::acc_t* carries,
     unsigned* row_state, unsigned* tile_counter, StreamOrder order, bool streamed_rows, typename R::acc_t* chunk_stats,
-    typename R::acc_t* chunk_carries, unsigned* chunk_state, SplitOrder split_order) {
+    typename R::acc_t* chunk_carries, unsigned* chunk_state) {
 #if TESSERA_MBARRIER
   using acc_t = typename R::acc_t;
   extern __shared__ __align__(128) float s_buffers[];  // BUFFERS x BUF_FLOATS
@@ -255,9 +252,6 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
   // SELF_CARRIES kernels never stream (the host checks): their copies of
   // the streamed paths are left out (fewer registers for the consumers).
   const bool streamed = !SELF_CARRIES && streamed_rows;
-  // Split rows (SELF_CARRIES only): this block's segment of every row, in
-  // split_order's claims, instead of the global tile counter.
-  const bool split = SELF_CARRIES && split_order.blocks != 0;
   const std::size_t total = rows * T;  // tiles of the batch
   const std::size_t chunks = gpu_detail::chunks_of(T);  // of a row (streamed rows' carries)
   auto buffer = [&](unsigned b) { return s_buffers + static_cast<std::size_t>(b) * BUF_FLOATS; };
@@ -269,21 +263,12 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
   };
 
   if (warp == PRODUCER) {
-    std::size_t split_row = 0;  // split rows: the row and claim of this block's next claim
-    unsigned split_claim = 0;
-    const unsigned split_claims = split ? split_order.claims(blockIdx.x) : 0;
     for (unsigned i = 0;; ++i) {
       const unsigned b = i % BUFFERS;
       if (i >= BUFFERS) gpu::mbar_wait(&empty[b], (i / BUFFERS - 1) & 1u);
-      unsigned u = 0;
-      TileWork work = DONE;
-      if (split && split_row < rows) {
-        const SplitItem it = split_order.at(blockIdx.x, split_claim);
-        u = static_cast<unsigned>(split_row * T) + it.tile;
-        work = it.kind == SplitItem::count ? COUNT : it.kind == SplitItem::fused ? FUSED : SCAN;
-        if (++split_claim == split_claims) split_claim = 0, ++split_row;
-      }
-      for (; !split;) {
+      unsigned u;
+      TileWork work;
+      for (;;) {
         unsigned q = 0;
         if (lane == 0) q = atomicAdd(tile_counter, 1u);
         q = __shfl_sync(0xffffffffu, q, 0);
@@ -312,10 +297,9 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
           const unsigned bytes = static_cast<unsigned>(sp.body_end - sp.head_end) * sizeof(float);
           gpu::mbar_arrive_expect_tx(&full[b], bytes);
           if (bytes > 0) {
-            // Streamed and split rows: a counted tile should stay in L2
-            // until it is scanned; a scanned or split row's fused one is not
-            // read again.
-            if (work != FUSED || split)
+            // Streamed rows: a counted tile should stay in L2 until it is
+            // scanned; a scanned one is not read again.
+            if (work != FUSED)
               gpu::bulk_copy_to_shared_hinted(buf + (sp.head_end - s.e0), x_row + sp.head_end, bytes, &full[b],
                                               work == COUNT ? gpu::l2_evict_last() : gpu::l2_evict_first());
             else
@@ -438,12 +422,6 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
   }
 
   if (warp == CARRY) {
-    // Split rows: this block's segment, and the sums outside it of the
-    // last row it scanned.
-    const std::size_t seg_t0 = split ? split_order.first(blockIdx.x) : 0;
-    const std::size_t seg_t1 = split ? split_order.first(blockIdx.x + 1) : 0;
-    std::size_t seg_row = ~std::size_t{0};
-    acc_t seg_before = R::identity(), seg_after = R::identity();
     for (unsigned i = 0;; ++i) {
       const unsigned b = i % BUFFERS;
       gpu::mbar_wait(&full[b], (i / BUFFERS) & 1u);
@@ -460,22 +438,8 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
         __syncwarp();
         (void)load_acquire(row_state + row);
         acc_t fwd, bwd;
-        const acc_t* row_stats = stats + 2 * row * T;
-        const float* x_row = in + row * in_pitch;
-        if (split) {
-          // The sums outside the segment once per row (the block's scans of
-          // a row are consecutive claims).
-          if (row != seg_row) {
-            seg_row = row;
-            gpu_detail::range_sums<R>(0, seg_t0, seg_t1, T, dir, row_stats, x_row, len, gpu_detail::L2Load{},
-                                      seg_before, seg_after);
-          }
-          gpu_detail::segment_tile_carries<R>(u - row * T, seg_t0, seg_t1, dir, row_stats, x_row, len,
-                                              gpu_detail::L2Load{}, seg_before, seg_after, fwd, bwd);
-        } else {
-          gpu_detail::one_tile_carries<R>(u - row * T, T, dir, row_stats, x_row, len, gpu_detail::L2Load{}, fwd,
-                                          bwd);
-        }
+        gpu_detail::one_tile_carries<R>(u - row * T, T, dir, stats + 2 * row * T, in + row * in_pitch, len,
+                                        gpu_detail::L2Load{}, fwd, bwd);
         if (lane == 0) {
           s_carry[b][0] = fwd;
           s_carry[b][1] = bwd;
@@ -556,7 +520,7 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
 #else
   (void)in, (void)in_pitch, (void)out, (void)out_pitch, (void)rows, (void)len, (void)T, (void)dir, (void)exclusive,
       (void)stats, (void)carries, (void)row_state, (void)tile_counter, (void)order, (void)streamed_rows,
-      (void)chunk_stats, (void)chunk_carries, (void)chunk_state, (void)split_order;
+      (void)chunk_stats, (void)chunk_carries, (void)chunk_state;
   __trap();  // sm_90+ only: the host never launches it elsewhere
 #endif
 }
@@ -579,68 +543,24 @@ std::size_t counters_bytes(std::size_t rows, std::size_t chunk_states) {
 // 58.2 (docs/batched_scan.md, "Two-level carries").
 constexpr std::size_t STREAM_LEAD_PER_SM = 6;
 
-// Split rows: the tiles a block holds of its segment of each row (the
-// others are counted, then re-read). BUFFERS - 1 leaves one buffer for the
-// first re-read while the block waits for the row's carries.
-constexpr std::uint32_t SPLIT_HELD = BUFFERS - 1;
-
-// Whether the device takes cooperative launches (every block of the grid
-// resident at once), asked once per process.
-bool cooperative_launch_supported() {
-  static const bool ok = [] {
-    int device = 0, attr = 0;
-    TESSERA_CUDA(cudaGetDevice(&device));
-    TESSERA_CUDA(cudaDeviceGetAttribute(&attr, cudaDevAttrCooperativeLaunch, device));
-    return attr != 0;
-  }();
-  return ok;
-}
-
-// How the resident kernel takes rows: resident (each tile counted and
-// scanned from one copy, rows claimed tile by tile), streamed (counted,
-// then scanned from a second copy; SELF_CARRIES false), or split (a
-// segment of every row per block, partly held: SELF_CARRIES only).
-enum class RowMode { resident, streamed, split };
-
+// Resident rows (each tile counted and scanned from one copy), or streamed
+// ones (counted, then scanned from a second copy; SELF_CARRIES false).
 template <class R, bool SELF_CARRIES>
-bool run_resident_r(const ScanCall& call, RowMode mode) {
+bool run_resident_r(const ScanCall& call, bool streamed) {
   using acc_t = typename R::acc_t;
   static std::atomic<int> occupancy{0};
   const ScanSpec& s = call.spec;
   const std::size_t T = tiles_per_row(s.len);
-  const bool streamed = mode == RowMode::streamed;
   if (SELF_CARRIES && streamed) return false;  // streamed rows take the finisher's carries
-  if (!SELF_CARRIES && mode == RowMode::split) return false;  // split rows take the carry warp's
   auto kernel = batched_scan_resident_kernel<R, SELF_CARRIES>;
   constexpr int threads = BLOCK_THREADS;
   if (!gpu::bulk_kernel_fits(DYNAMIC_SMEM + 2048)) return false;  // buffers + the static barriers and scratch
   const int per_sm = gpu_detail::prepare_kernel(kernel, threads, DYNAMIC_SMEM, occupancy);
   (void)per_sm;  // one block per SM: the buffers fill the shared memory
   const auto grid = static_cast<std::size_t>(gpu::sm_count());
-  if (mode == RowMode::resident && T > resident_max_row_tiles(static_cast<int>(grid)))
-    return false;  // the row must fit on chip
+  if (!streamed && T > resident_max_row_tiles(static_cast<int>(grid))) return false;  // the row must fit on chip
   const std::size_t tiles = s.rows * T;
   if (tiles >= (std::size_t{1} << 32)) return false;  // 32-bit tile indices
-  SplitOrder split{};
-  if (mode == RowMode::split) {
-    // The carries' multipliers (samples after a tile) exact in float, and
-    // every block resident at once (its segments wait for each other's).
-    if (s.len >= (std::size_t{1} << 24) || !cooperative_launch_supported()) return false;
-    const std::size_t blocks = T < grid ? T : grid;
-    split = {static_cast<std::uint32_t>(T), static_cast<std::uint32_t>(blocks), SPLIT_HELD};
-    if (const char* h = std::getenv("TESSERA_XP_HELD")) split.held = static_cast<std::uint32_t>(std::atoi(h));
-    const std::size_t cbytes = counters_bytes(s.rows, 0);
-    auto* ws = static_cast<unsigned char*>(call.workspace);
-    TESSERA_CUDA(cudaMemsetAsync(ws, 0, cbytes, call.stream));
-    auto* counter = reinterpret_cast<unsigned*>(ws);
-    auto* stats = reinterpret_cast<acc_t*>(ws + cbytes);
-    const unsigned g = gpu_detail::grid_of(blocks, "batched_scan_resident_kernel", s);
-    detail::launch_cooperative("batched_scan_resident_kernel (split rows)", kernel, dim3(g), dim3(threads),
-                               DYNAMIC_SMEM, call.stream, s.rows * s.len, call.in, s.in_pitch, call.out, s.out_pitch,
-                               s.rows, s.len, T, s.direction, s.exclusive, stats, stats, counter + 1, counter,
-                               StreamOrder{}, false, stats, stats, counter, split);
-    return true;
-  }
   StreamOrder order{};
   std::uint64_t claims = tiles;
   if (streamed) {
@@ -664,7 +584,7 @@ bool run_resident_r(const ScanCall& call, RowMode mode) {
   detail::launch("batched_scan_resident_kernel", kernel, dim3(g), dim3(threads), DYNAMIC_SMEM, call.stream,
                  s.rows * s.len, call.in, s.in_pitch, call.out, s.out_pitch, s.rows, s.len, T, s.direction,
                  s.exclusive, stats, carries, row_state, counter, order, streamed, chunk_stats, chunk_carries,
-                 chunk_state, split);
+                 chunk_state);
   return true;
 }
 
@@ -682,7 +602,7 @@ void run_three_launches(const ScanCall& call) {
 // streamed (multi_tile_streamed; SELF_CARRIES false). Below sm_90, or where
 // the bulk-copy kernel does not fit: the three-launch rungs.
 template <bool SELF_CARRIES>
-void run_resident(const ScanCall& call, const char* name, RowMode mode) {
+void run_resident(const ScanCall& call, const char* name, bool streamed) {
   const ScanSpec& s = call.spec;
   if (!gpu_detail::has_work(s)) return;
   bool ran = false;
@@ -693,13 +613,11 @@ void run_resident(const ScanCall& call, const char* name, RowMode mode) {
   // 50.2 -> 57.4 (_self 53.1 -> 60.4 / 42.6 -> 53.7); the same errors.
   gpu_detail::dispatch_accum(name, s.accum, [&]<class R>() {
     using L = typename gpu_detail::LazyOf<R>::type;
-    ran = run_resident_r<L, SELF_CARRIES>(call, mode);
-    // Rows past the capacity: split (SELF_CARRIES), else streamed (H100, 10
-    // x 10^7 samples, % of copy, the three-launch rung -> streamed: float
-    // 61.5 -> 65.1, double 46.8 -> 64.0, Kahan 42.3 -> 60.3, double-float
-    // 40.7 -> 58.2).
-    if (!ran && mode == RowMode::resident && SELF_CARRIES) ran = run_resident_r<L, true>(call, RowMode::split);
-    if (!ran && mode != RowMode::streamed) ran = run_resident_r<L, false>(call, RowMode::streamed);
+    ran = run_resident_r<L, SELF_CARRIES>(call, streamed);
+    // Rows past the capacity: streamed (H100, 10 x 10^7 samples, % of
+    // copy, the three-launch rung -> streamed: float 61.5 -> 65.1, double
+    // 46.8 -> 64.0, Kahan 42.3 -> 60.3, double-float 40.7 -> 58.2).
+    if (!ran && !streamed) ran = run_resident_r<L, false>(call, true);
   });
   // The best three-launch rung for the accumulator.
   if (!ran) run_three_launches(call);
@@ -707,24 +625,17 @@ void run_resident(const ScanCall& call, const char* name, RowMode mode) {
 
 }  // namespace
 
-void run_multi_tile_resident(const ScanCall& call) {
-  run_resident<false>(call, "multi_tile_resident", RowMode::resident);
-}
+void run_multi_tile_resident(const ScanCall& call) { run_resident<false>(call, "multi_tile_resident", false); }
 void run_multi_tile_resident_self(const ScanCall& call) {
-  run_resident<true>(call, "multi_tile_resident_self", RowMode::resident);
+  run_resident<true>(call, "multi_tile_resident_self", false);
 }
-void run_multi_tile_streamed(const ScanCall& call) {
-  run_resident<false>(call, "multi_tile_streamed", RowMode::streamed);
-}
-void run_multi_tile_split(const ScanCall& call) { run_resident<true>(call, "multi_tile_split", RowMode::split); }
+void run_multi_tile_streamed(const ScanCall& call) { run_resident<false>(call, "multi_tile_streamed", true); }
 std::size_t ws_multi_tile_streamed(const ScanSpec& s) {
   if (s.rows == 0 || s.len == 0) return 0;
   const std::size_t row_chunks = s.rows * gpu_detail::chunks_of(tiles_per_row(s.len));
   return counters_bytes(s.rows, row_chunks) + ws_multi_tile(s) + 4 * row_chunks * acc_bytes(s.accum);
 }
 bool supports_multi_tile_streamed(const ScanSpec&) { return true; }
-std::size_t ws_multi_tile_split(const ScanSpec& s) { return ws_multi_tile_streamed(s); }
-bool supports_multi_tile_split(const ScanSpec&) { return true; }
 std::size_t ws_multi_tile_resident_self(const ScanSpec& s) { return ws_multi_tile_resident(s); }
 bool supports_multi_tile_resident_self(const ScanSpec&) { return true; }
 // The streamed kernel's (rows past the capacity) and the three-launch

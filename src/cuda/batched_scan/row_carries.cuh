@@ -295,16 +295,6 @@ __device__ __forceinline__ void row_carries(std::size_t row, const float* in, st
 // (docs/batched_scan.md, "One-tile carries"). Another association than
 // level_carries' (the same error bound: every term is a tile total times an
 // exact integer), fixed by the shape, so deterministic.
-// A_i v, A_i the samples of the row after tile i: exact in float (rows of
-// < 2^24 samples); nothing where A_i is 0 (the row's last tile: 0 x an
-// infinite total would be a NaN).
-template <class R>
-__device__ __forceinline__ typename R::acc_t times_after(typename R::acc_t v, std::size_t i, const float* x_row,
-                                                         std::size_t len) {
-  const auto a = static_cast<std::uint32_t>(static_cast<long long>(len) - tile_end(x_row, i, len));
-  return a == 0 ? R::identity() : scan_ops::scale(v, a);
-}
-
 template <class R, class Load>
 __device__ __forceinline__ void one_tile_carries(std::size_t k, std::size_t T, ScanDirection dir,
                                                  const typename R::acc_t* row_stats, const float* x_row,
@@ -314,6 +304,12 @@ __device__ __forceinline__ void one_tile_carries(std::size_t k, std::size_t T, S
   const unsigned lane = threadIdx.x % 32;
   const bool fb = dir == ScanDirection::forward_backward;
   acc_t before = R::identity(), after = R::identity(), x_k = R::identity();
+  // A_i v, exact in float (rows of < 2^24 samples); nothing where A_i is 0
+  // (the row's last tile: 0 x an infinite total would be a NaN).
+  const auto times_after = [&](acc_t v, std::size_t i) {
+    const auto a = static_cast<std::uint32_t>(static_cast<long long>(len) - tile_end(x_row, i, len));
+    return a == 0 ? R::identity() : scan_ops::scale(v, a);
+  };
   for (std::size_t i0 = 0; i0 < T; i0 += 32 * CARRY_BATCH) {
     acc_t x[CARRY_BATCH], q[CARRY_BATCH];
 #pragma unroll
@@ -331,7 +327,7 @@ __device__ __forceinline__ void one_tile_carries(std::size_t k, std::size_t T, S
       } else if (i == k) {
         x_k = x[u];
       } else if (dir != ScanDirection::forward) {
-        after = R::combine(after, fb ? R::combine(q[u], times_after<R>(x[u], i, x_row, len)) : x[u]);
+        after = R::combine(after, fb ? R::combine(q[u], times_after(x[u], i)) : x[u]);
       }
     }
   }
@@ -343,83 +339,9 @@ __device__ __forceinline__ void one_tile_carries(std::size_t k, std::size_t T, S
   after = gpu::warp_reduce_xor<R>(after);
   if (fb) {
     x_k = gpu::shfl_idx_any(x_k, static_cast<int>(k % 32));
-    backward = R::combine(times_after<R>(R::combine(before, x_k), k, x_row, len), after);
+    backward = R::combine(times_after(R::combine(before, x_k), k), after);
   } else {
     backward = after;
-  }
-}
-
-// multi_tile_split's carries (a block owns the tiles [t0, t1) of each row,
-// batched_scan_split_order.hpp): the terms of one_tile_carries, split at
-// the segment's edges. Once per row the carry warp sums the terms outside
-// the segment (range_sums over [0, t0) and [t1, T): the row's T totals,
-// ~29 per lane for rows of 10^7 samples), then per tile only those inside
-// it (<= a few per lane), where one_tile_carries would load the whole
-// row's totals again for each tile. Association fixed by the shape and the
-// segments (the grid: the GPU's SM count), so deterministic on a GPU.
-//
-// range_sums: the warp's sum of X_i over i in [x0, x1) and of the backward
-// terms (Q_i + A_i X_i for forward_backward, X_i for backward) over
-// [b0, b1), each lane folding i = lane + 32 m in increasing order, then
-// reduced over the warp (only the sums the direction needs).
-template <class R, class Load>
-__device__ __forceinline__ void range_sums(std::size_t x0, std::size_t x1, std::size_t b0, std::size_t b1,
-                                           ScanDirection dir, const typename R::acc_t* row_stats,
-                                           const float* x_row, std::size_t len, Load load,
-                                           typename R::acc_t& xsum, typename R::acc_t& bsum) {
-  using acc_t = typename R::acc_t;
-  const unsigned lane = threadIdx.x % 32;
-  const bool fb = dir == ScanDirection::forward_backward;
-  const bool want_x = dir != ScanDirection::backward, want_b = dir != ScanDirection::forward;
-  if (!want_x) x1 = x0;
-  if (!want_b) b1 = b0;
-  xsum = R::identity();
-  bsum = R::identity();
-  std::size_t lo = ~std::size_t{0}, hi = 0;  // the tiles either range covers
-  if (x0 < x1) lo = x0, hi = x1;
-  if (b0 < b1) lo = b0 < lo ? b0 : lo, hi = b1 > hi ? b1 : hi;
-  for (std::size_t i0 = lo - lo % 32; i0 < hi; i0 += 32 * CARRY_BATCH) {
-    acc_t x[CARRY_BATCH], q[CARRY_BATCH];
-#pragma unroll
-    for (int u = 0; u < CARRY_BATCH; ++u) {  // every load before any sum
-      const std::size_t i = i0 + 32 * u + lane;
-      const bool in_x = i >= x0 && i < x1, in_b = i >= b0 && i < b1;
-      x[u] = in_x || in_b ? load(row_stats + 2 * i) : R::identity();
-      q[u] = in_b && fb ? load(row_stats + 2 * i + 1) : R::identity();
-    }
-#pragma unroll
-    for (int u = 0; u < CARRY_BATCH; ++u) {
-      const std::size_t i = i0 + 32 * u + lane;
-      if (i >= x0 && i < x1) xsum = R::combine(xsum, x[u]);
-      if (i >= b0 && i < b1) bsum = R::combine(bsum, fb ? R::combine(q[u], times_after<R>(x[u], i, x_row, len)) : x[u]);
-    }
-  }
-  if (want_x) xsum = gpu::warp_reduce_xor<R>(xsum);
-  if (want_b) bsum = gpu::warp_reduce_xor<R>(bsum);
-}
-
-// Tile k's carries, k in the segment [t0, t1), given range_sums over
-// [0, t0) (before) and [t1, T) (after): P_k = before + the X of the
-// segment's tiles before k; B_k as in one_tile_carries.
-template <class R, class Load>
-__device__ __forceinline__ void segment_tile_carries(std::size_t k, std::size_t t0, std::size_t t1,
-                                                     ScanDirection dir, const typename R::acc_t* row_stats,
-                                                     const float* x_row, std::size_t len, Load load,
-                                                     typename R::acc_t before, typename R::acc_t after,
-                                                     typename R::acc_t& forward, typename R::acc_t& backward) {
-  using acc_t = typename R::acc_t;
-  acc_t local_x, local_b;
-  range_sums<R>(t0, k, k + 1, t1, dir, row_stats, x_row, len, load, local_x, local_b);
-  forward = R::identity();
-  backward = R::identity();
-  const acc_t p = R::combine(before, local_x);
-  if (dir != ScanDirection::backward) forward = p;
-  if (dir == ScanDirection::forward) return;
-  const acc_t b = R::combine(local_b, after);
-  if (dir == ScanDirection::forward_backward) {
-    backward = R::combine(times_after<R>(R::combine(p, load(row_stats + 2 * k)), k, x_row, len), b);
-  } else {
-    backward = b;
   }
 }
 

@@ -98,7 +98,6 @@ TESSERA_BSCAN_RUNG(multi_tile_pipelined)
 TESSERA_BSCAN_RUNG(multi_tile_resident)
 TESSERA_BSCAN_RUNG(multi_tile_resident_self)
 TESSERA_BSCAN_RUNG(multi_tile_streamed)
-TESSERA_BSCAN_RUNG(multi_tile_split)
 TESSERA_BSCAN_RUNG(short_rows)
 #undef TESSERA_BSCAN_RUNG
 

@@ -39,15 +39,6 @@ std::string describe(const char* kernel, dim3 grid, dim3 block, std::size_t smem
 
 }  // namespace
 
-void check_launch(cudaError_t launched, const char* kernel, dim3 grid, dim3 block, std::size_t smem,
-                  cudaStream_t stream, std::size_t n) {
-  if (launched != cudaSuccess) {
-    (void)cudaGetLastError();  // a launch error is not sticky: clear it for the next call
-    fail("launch", launched, kernel, grid, block, smem, n);
-  }
-  check_launch(kernel, grid, block, smem, stream, n);
-}
-
 void check_launch(const char* kernel, dim3 grid, dim3 block, std::size_t smem, cudaStream_t stream,
                   std::size_t n) {
   const cudaError_t err = cudaGetLastError();
