@@ -28,6 +28,5 @@ namespace tessera::batched_scan_impl {
 
 TESSERA_FUSED_PIPELINED_RUNG(fused_pipelined_bulk, WideBulkPolicy, 3, false)
 TESSERA_FUSED_PIPELINED_RUNG(fused_pipelined_lazy_bulk, BulkLazyPolicy<2>, 2, false)
-TESSERA_FUSED_PIPELINED_RUNG(fused_pipelined_early, EarlyBulkLazyPolicy<2>, 2, false)
 
 }  // namespace tessera::batched_scan_impl

@@ -47,7 +47,6 @@ struct PipelinedDefaults {
   static constexpr bool EXCL_SPLIT = false;
   static constexpr bool LEAN = false;
   static constexpr bool BULK = false;  // tile_io_bulk.cuh (rows of one tile, sm_90+)
-  static constexpr bool EARLY_REFILL = false;  // BULK: thread 0 refills a stage once its store has read it
   template <class R>
   using arith = R;  // the reducer the kernel runs for accumulator R
 };
@@ -118,14 +117,6 @@ template <int K>
 struct BulkLazyPolicy : LazyChainPolicy<K> {
   static constexpr bool BULK = true;
 };
-// - EarlyBulkLazy: BulkLazy with each stage refilled by thread 0 as soon as
-//   its bulk store has read it (EARLY_REFILL), instead of at the top of the
-//   next iteration, after the barrier that also waits for the next tile to
-//   land: a late tile no longer delays the copy behind it.
-template <int K>
-struct EarlyBulkLazyPolicy : BulkLazyPolicy<K> {
-  static constexpr bool EARLY_REFILL = true;
-};
 // - WideBulk: Wide (896 x 12, one block per SM, 3 stages) with bulk tile
 //   traffic (fused_pipelined_bulk).
 struct WideBulkPolicy : WidePolicy {
@@ -144,8 +135,7 @@ constexpr bool valid_policy = P::BLOCK * P::ITEMS == static_cast<int>(TilePolicy
 static_assert(valid_policy<WidePolicy> && valid_policy<PairPolicy> && valid_policy<ChainPolicy> &&
                   valid_policy<WideMaskedPolicy> && valid_policy<LeanChainPolicy<2>> &&
                   valid_policy<LeanChainPolicy<4>> && valid_policy<LazyChainPolicy<2>> &&
-                  valid_policy<BulkLazyPolicy<2>> && valid_policy<EarlyBulkLazyPolicy<2>> &&
-                  valid_policy<WideBulkPolicy>,
+                  valid_policy<BulkLazyPolicy<2>> && valid_policy<WideBulkPolicy>,
               "the fused tile, conflict-free, fits an SM");
 static_assert(ChainPolicy::ITEMS % ChainPolicy::chains<PlainSum<float, double>>() == 0 &&
                   ChainPolicy::ITEMS % ChainPolicy::chains<DFloatSum>() == 0 && ChainPolicy::ITEMS % 4 == 0,
@@ -181,21 +171,6 @@ __device__ __forceinline__ void prefetch_tile(float* buf, const float* in, std::
   }
   __pipeline_commit();
 }
-
-#if TESSERA_BULK_COPY
-// EARLY_REFILL: tile t (a one-tile row) into `buf` by thread 0 alone, the
-// edge samples in its cp.async group (always one commit, as prefetch_tile)
-// and the body on `bar`.
-__device__ __forceinline__ void prefetch_tile_thread0(float* buf, const float* in, std::size_t in_pitch, std::size_t t,
-                                                      std::size_t tiles, long long len, std::uint64_t* bar) {
-  if (t < tiles) {
-    const float* x_row = in + t * in_pitch;
-    const TileSpan s = tile_span(x_row, 0, len);
-    tile_load_bulk_thread0(buf, x_row, static_cast<int>(s.e0), static_cast<int>(s.lo), static_cast<int>(s.hi), bar);
-  }
-  __pipeline_commit();
-}
-#endif
 
 // A thread's items straight from registers to the output row, for rows whose
 // output alignment matches the tile's (output_shift == 0: in place, or equal
@@ -240,11 +215,6 @@ __global__ __launch_bounds__(P::BLOCK, P::template min_blocks<R>()) void batched
   static_assert(!((P::LEAN || P::BULK) && CARRY), "LEAN, BULK: rows of one tile (launch_pipelined checks T == 1)");
   constexpr int BLOCK = P::BLOCK, ITEMS = P::ITEMS;
   constexpr bool BULK = P::BULK && TESSERA_BULK_COPY;  // the lean path below sm_90
-  // EARLY_REFILL: STAGES tiles in flight from the start; a stage is refilled
-  // at the end of its tile's iteration by thread 0 (every other thread is
-  // done with the buffer at the barrier before the store: the edge samples
-  // go out from registers).
-  constexpr bool EARLY = P::EARLY_REFILL && BULK;
   using acc_t = typename R::acc_t;
   constexpr std::size_t SLOTS = slots_of<P>();
   static_assert(SLOTS % 4 == 0, "every stage buffer starts 16-byte aligned");
@@ -266,36 +236,25 @@ __global__ __launch_bounds__(P::BLOCK, P::template min_blocks<R>()) void batched
   const std::size_t tiles = rows * T;
   const std::size_t stride = gridDim.x;
   const std::size_t first = blockIdx.x;
-#if TESSERA_BULK_COPY
-  if constexpr (EARLY) {
-    if (threadIdx.x == 0)
-#pragma unroll
-      for (int k = 0; k < STAGES; ++k)
-        prefetch_tile_thread0(stage_buf + k * SLOTS, in, in_pitch, first + k * stride, tiles, n, bars + k);
-  } else
-#endif
 #pragma unroll
   for (int k = 0; k < STAGES - 1; ++k)
     prefetch_tile<BLOCK, ITEMS, P::LEAN, BULK>(stage_buf + k * SLOTS, in, in_pitch, first + k * stride, tiles, T, n,
                                                bars + k);
   int stage = 0;
   for (std::size_t t = first; t < tiles; t += stride) {
-    if (!EARLY) __pipeline_wait_prior(STAGES - 2);  // this thread's copies of tile t have landed
-    else if (threadIdx.x == 0) __pipeline_wait_prior(STAGES - 1);  // thread 0's edge copies of tile t
+    __pipeline_wait_prior(STAGES - 2);  // this thread's copies of tile t have landed
 #if TESSERA_BULK_COPY
     if constexpr (BULK) {
       bulk_wait(bars + stage, (phase >> stage) & 1u);  // and the bulk body
       phase ^= 1u << stage;
-      if (!EARLY && threadIdx.x == 0) bulk_wait_read();  // t - stride's bulk store has read the buffer refilled below
+      if (threadIdx.x == 0) bulk_wait_read();  // t - stride's bulk store has read the buffer refilled below
     }
 #endif
     __syncthreads();                    // everyone's have; t - stride is fully stored
-    if constexpr (!EARLY) {
-      const int ahead_stage = (stage + STAGES - 1) % STAGES;
-      prefetch_tile<BLOCK, ITEMS, P::LEAN, BULK>(stage_buf + ahead_stage * SLOTS, in, in_pitch,
-                                                 t + static_cast<std::size_t>(STAGES - 1) * stride, tiles, T, n,
-                                                 bars + ahead_stage);
-    }
+    const int ahead_stage = (stage + STAGES - 1) % STAGES;
+    prefetch_tile<BLOCK, ITEMS, P::LEAN, BULK>(stage_buf + ahead_stage * SLOTS, in, in_pitch,
+                                               t + static_cast<std::size_t>(STAGES - 1) * stride, tiles, T, n,
+                                               bars + ahead_stage);
     float* buf = stage_buf + stage * SLOTS;
     const std::size_t row = P::LEAN ? t : t / T;
     const float* x_row = in + row * in_pitch;
@@ -328,23 +287,6 @@ __global__ __launch_bounds__(P::BLOCK, P::template min_blocks<R>()) void batched
                                           TileCarry<R, CARRY, 0>{carries, t}, TileCarry<R, CARRY, 1>{carries, t},
                                           scratch[1]);
     const int c = output_shift(y_row, e0);
-#if TESSERA_BULK_COPY
-    if constexpr (EARLY) {
-      write_items<ITEMS>(buf, y, c);  // buf was read before the scan's barriers
-      store_edges_from_registers<ITEMS>(y_row, static_cast<int>(first_item), jlo, jhi, y, static_cast<int>(lo),
-                                        static_cast<int>(hi));
-      fence_to_bulk();
-      __syncthreads();  // staged outputs visible; no thread reads buf again
-      if (threadIdx.x == 0) {
-        tile_store_bulk_body(buf, y_row, static_cast<int>(e0), c, static_cast<int>(lo), static_cast<int>(hi));
-        bulk_wait_read();  // the store has read buf: refill it
-        prefetch_tile_thread0(buf, in, in_pitch, t + static_cast<std::size_t>(STAGES) * stride, tiles, n,
-                              bars + stage);
-      }
-      stage = stage + 1 == STAGES ? 0 : stage + 1;
-      continue;
-    }
-#endif
     if (DIRECT && c == 0) {
       store_items_direct<ITEMS>(y_row, first_item, jlo, jhi, y);
     } else {

@@ -91,52 +91,6 @@ __device__ __forceinline__ void tile_store_bulk(const float* smem, float* out_ro
     asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
   }
 }
-
-// The early-refill forms (the pipelined kernel's EARLY_REFILL: a stage is
-// refilled by thread 0 as soon as its bulk store has read it, not after the
-// next barrier). The load: tile_load_bulk by thread 0 alone (the <= 3 + 3
-// edge samples in thread 0's cp.async group). The store: the body by
-// thread 0 as tile_store_bulk does; the edge samples straight from the
-// registers of the threads that hold them (store_edges_from_registers,
-// before the barrier), so that only the bulk store reads the staged
-// outputs.
-__device__ __forceinline__ void tile_load_bulk_thread0(float* smem, const float* row, int e0, int lo, int hi,
-                                                       std::uint64_t* bar) {
-  int head_end, body_end;
-  split_aligned_lean(row, lo, hi, head_end, body_end);
-  for (int e = lo; e < head_end; ++e) __pipeline_memcpy_async(smem + (e - e0), row + e, sizeof(float));
-  for (int e = body_end; e < hi; ++e) __pipeline_memcpy_async(smem + (e - e0), row + e, sizeof(float));
-  const unsigned bytes = static_cast<unsigned>(body_end - head_end) * sizeof(float);  // a multiple of 16
-  gpu::mbar_arrive_expect_tx(bar, bytes);
-  if (bytes > 0) gpu::bulk_copy_to_shared(smem + (head_end - e0), row + head_end, bytes, bar);
-}
-
-template <int N>
-__device__ __forceinline__ void store_edges_from_registers(float* out_row, int first_item, int jlo, int jhi,
-                                                           const float (&y)[N], int lo, int hi) {
-  int head_end, body_end;
-  split_aligned_lean(out_row, lo, hi, head_end, body_end);
-  if (first_item + jlo >= head_end && first_item + jhi <= body_end) return;  // every item in the body
-#pragma unroll
-  for (int j = 0; j < N; ++j) {
-    const int e = first_item + j;
-    if (j >= jlo && j < jhi && (e < head_end || e >= body_end)) __stcs(out_row + e, y[j]);
-  }
-}
-
-// Thread 0: the body of tile_store_bulk (the edges stored from registers).
-__device__ __forceinline__ void tile_store_bulk_body(const float* smem, float* out_row, int e0, int c, int lo,
-                                                     int hi) {
-  int head_end, body_end;
-  split_aligned_lean(out_row, lo, hi, head_end, body_end);
-  if (body_end > head_end) {
-    const unsigned bytes = static_cast<unsigned>(body_end - head_end) * sizeof(float);
-    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;\n" ::"l"(out_row + head_end),
-                 "r"(smem_address(smem + (head_end + c - e0))), "r"(bytes)
-                 : "memory");
-  }
-  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
-}
 #endif
 
 }  // namespace tessera::batched_scan_impl::gpu_detail

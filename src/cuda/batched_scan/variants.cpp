@@ -17,7 +17,7 @@ constexpr Backend CUDA = Backend::cuda;
 constexpr Kind SEED = Kind::seed;
 constexpr Kind OURS = Kind::tessera;
 
-const std::array<ScanVariant, 26> cuda_table{{
+const std::array<ScanVariant, 25> cuda_table{{
     {{"batched_scan", "smem_v0_pad0", 2, CUDA, SEED, "a warp owns 32 rows: 32x32 shared tile loaded along rows, each lane scans one row serially; float only, forward_backward as two passes through DRAM; 32-way bank conflicts (seed 002 gpu_cumsum_smem_v0, PAD = 0)", true}, TESSERA_BSCAN_ROW(smem_v0_pad0)},
     {{"batched_scan", "smem_v0_pad1", 2, CUDA, SEED, "the same tile padded to 32x33: conflict-free row scans (seed 002 gpu_cumsum_smem_v0, PAD = 1)", true}, TESSERA_BSCAN_ROW(smem_v0_pad1)},
     {{"batched_scan", "smem_v1", 3, CUDA, SEED, "full row groups and full 32-column chunks run unguarded and unrolled, the ragged edges peeled out (seed 002 gpu_cumsum_smem_v1)", true}, TESSERA_BSCAN_ROW(smem_v1)},
@@ -34,7 +34,6 @@ const std::array<ScanVariant, 26> cuda_table{{
     {{"batched_scan", "fused_pipelined_lazy", 5, CUDA, OURS, "tuning: fused_pipelined_chains2 running the double-float and Kahan sums without their renormalising step (two-sums exact, the low part gathers the errors; outputs round once): ~13 of double-float's ~48 additions per sample gone, ~8 of Kahan's ~40", true}, TESSERA_BSCAN_ROW(fused_pipelined_lazy)},
     {{"batched_scan", "fused_pipelined_bulk", 5, CUDA, OURS, "fused_pipelined (896 x 12, 3 row buffers) moving each row's 16-byte-aligned body with one bulk copy each way (Hopper TMA, cp.async.bulk with an mbarrier per row buffer) instead of every thread's 16-byte copies and stores", true}, TESSERA_BSCAN_ROW(fused_pipelined_bulk)},
     {{"batched_scan", "fused_pipelined_lazy_bulk", 5, CUDA, OURS, "fused_pipelined_lazy (384 x 28, 2 chains, lazy double-float and Kahan sums) with fused_pipelined_bulk's bulk row copies", true}, TESSERA_BSCAN_ROW(fused_pipelined_lazy_bulk)},
-    {{"batched_scan", "fused_pipelined_early", 5, CUDA, OURS, "tuning: fused_pipelined_lazy_bulk with each row buffer refilled by thread 0 as soon as its bulk store has read it (the edge samples stored from registers), not after the next barrier, which also waits for the next row to land: a late row no longer delays the copy behind it", true}, TESSERA_BSCAN_ROW(fused_pipelined_early)},
     {{"batched_scan", "fused_pipelined_masked", 5, CUDA, OURS, "tuning: fused_pipelined (896 x 12, 3 row buffers) with one unpredicated copy of the item loops (the row-edge warps zero their padding and mask with selects instead of diverging from a constant-bound copy) and separate inclusive / exclusive copies (no per-item select)", true}, TESSERA_BSCAN_ROW(fused_pipelined_masked)},
     {{"batched_scan", "fused_fitted", 5, CUDA, OURS, "rows of up to 7,677 samples: fused_pipelined_lazy_bulk's kernel with the tile cut to the row (the smallest of 32 x 12 to 384 x 20 that holds it) and as many blocks per SM as that tile allows, so that short rows keep enough loads in flight", true}, TESSERA_BSCAN_ROW(fused_fitted)},
     {{"batched_scan", "multi_tile", 6, CUDA, OURS, "rows of any length split into tiles spread over the grid: tile totals, per-row warp scan of the totals (forward carry, backward carry n*P + Q for forward_backward), then step 5's tile kernel with carries", true}, TESSERA_BSCAN_ROW(multi_tile)},
