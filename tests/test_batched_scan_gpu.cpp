@@ -266,6 +266,55 @@ TEST_F(BatchedScanGpu, StreamedRowsPastCapacity) {
   }
 }
 
+// Forward or backward alone, rows past the resident capacity: the resident
+// rungs chain them (each tile read once, its carry from the chunk totals
+// and the tiles before it in its chunk). Every accumulator, both
+// directions, inclusive and exclusive, out of place at odd pitches and in
+// place; a row of 1,100 tiles (35 chunks: the last chunks' carries sum more
+// than 32 chunk totals, two rounds of lanes); and the same bits on a second
+// run (deterministic).
+TEST_F(BatchedScanGpu, ChainedRowsPastCapacity) {
+  int sms = 0;
+  TESSERA_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const std::size_t capacity = batched_scan_impl::resident_max_row_tiles(sms);
+  const std::size_t rows = 3, len = (capacity + 37) * TILE + 11;
+  const std::vector<float> rows0 = random_rows(rows, len, 1450);
+  const Layout layouts[] = {{rows, len, len + 1, len + 3, 1, 2}, {rows, len, len + 3, len + 3, 1, 1, true}};
+  int k = 0;
+  for (const char* name : {"multi_tile_resident_self", "multi_tile_resident"}) {
+    const ScanVariant* v = batched_scan_impl::find_variant(name);
+    ASSERT_NE(v, nullptr);
+    for (const Layout& l : layouts)
+      for (Accum a : scan_test::kAccums)
+        for (ScanDirection d : {ScanDirection::forward, ScanDirection::backward}) {
+          const bool excl = ++k % 2 == 0;
+          SCOPED_TRACE(std::string(name) + " " + scan_test::describe(l, d, excl, a));
+          ASSERT_TRUE(run_and_check(*v, l, d, excl, a, rows0, stream()));
+        }
+  }
+  const ScanVariant* v = batched_scan_impl::find_variant("multi_tile_resident_self");
+  const std::size_t long_len = 1100 * TILE - 40;
+  const std::vector<float> long_row = random_rows(1, long_len, 1451);
+  const Layout long_layout{1, long_len, long_len, long_len, 1, 1};
+  for (ScanDirection d : {ScanDirection::forward, ScanDirection::backward}) {
+    SCOPED_TRACE(scan_test::describe(long_layout, d, false, Accum::native));
+    ASSERT_TRUE(run_and_check(*v, long_layout, d, false, Accum::native, long_row, stream()));
+  }
+  // Bitwise the same on a second run.
+  const ScanSpec spec{ScanDirection::backward, Accum::native, false, 1, long_len, long_len, long_len, false};
+  DeviceBuffer<float> din(long_len), dout(long_len);
+  upload(din.p, long_row);
+  DeviceBuffer<unsigned char> ws(v->workspace_bytes(spec));
+  std::vector<float> runs[2];
+  for (auto& r : runs) {
+    TESSERA_CUDA(cudaMemset(dout.p, 0, long_len * sizeof(float)));
+    v->run(ScanCall{spec, din.p, dout.p, ws.p, stream()});
+    TESSERA_CUDA(cudaStreamSynchronize(stream()));
+    r = download(dout.p, long_len);
+  }
+  ASSERT_EQ(std::memcmp(runs[0].data(), runs[1].data(), long_len * sizeof(float)), 0);
+}
+
 // fused_fitted cuts the tile to the row (32 x 12, then 32 x 20 ... 384 x 20,
 // one warp apart; float 64 x 12 ... 192 x 12 before 128 x 20): rows that fill each tile exactly
 // (len = tile - 3: the worst alignment shift; every direction) and rows one

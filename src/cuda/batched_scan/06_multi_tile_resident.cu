@@ -72,6 +72,17 @@
 // took 13-65 us while the row's scans waited: 55.9 / 42.9 / 29.7 /
 // 29.4%). ncu: ~5% of the second copies still found their tile in L2, so
 // the DRAM carries ~2.95 accesses per sample, at ~83% of its peak.
+//
+// Chained rows (the resident rungs' path for forward or backward alone past
+// their capacity): a tile's only carry is the sum of the tiles before it in
+// the scan's direction, so each tile is claimed once (rows in order, each
+// from its start or, backward, its end), counted and scanned from one copy:
+// the aggregators publish its X with a flag, the finisher of the block whose
+// tile completes a chunk of 32 publishes the chunk's total, and the carry
+// warp sums the totals of the chunks before the previous one and the X of
+// the tiles since (row_carries.cuh, chained_tile_carry; deterministic).
+// H100, 10 x 10^7 floats forward: 78.2% of copy (streamed 65.4%, CUB's
+// InclusiveSumByKey 56.5%; docs/batched_scan.md, "Chained rows").
 #include "common/batched_scan_ops.hpp"
 #include "common/batched_scan_stream_order.hpp"
 #include "cuda/batched_scan/lazy_sums.cuh"
@@ -223,7 +234,7 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
     const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch, std::size_t rows, std::size_t len,
     std::size_t T, ScanDirection dir, bool exclusive, typename R::acc_t* stats, typename R::acc_t* carries,
     unsigned* row_state, unsigned* tile_counter, StreamOrder order, bool streamed_rows, typename R::acc_t* chunk_stats,
-    typename R::acc_t* chunk_carries, unsigned* chunk_state) {
+    typename R::acc_t* chunk_carries, unsigned* chunk_state, bool chained_rows, unsigned* tile_flag) {
 #if TESSERA_MBARRIER
   using acc_t = typename R::acc_t;
   extern __shared__ __align__(128) float s_buffers[];  // BUFFERS x BUF_FLOATS
@@ -252,6 +263,10 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
   // SELF_CARRIES kernels never stream (the host checks): their copies of
   // the streamed paths are left out (fewer registers for the consumers).
   const bool streamed = !SELF_CARRIES && streamed_rows;
+  // Chained rows: forward or backward alone past the capacity, each tile
+  // counted and scanned from one copy with chained_tile_carry's carries.
+  const bool chained = streamed && chained_rows;
+  const bool backward = dir == ScanDirection::backward;
   const std::size_t total = rows * T;  // tiles of the batch
   const std::size_t chunks = gpu_detail::chunks_of(T);  // of a row (streamed rows' carries)
   auto buffer = [&](unsigned b) { return s_buffers + static_cast<std::size_t>(b) * BUF_FLOATS; };
@@ -274,6 +289,12 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
         q = __shfl_sync(0xffffffffu, q, 0);
         if (!streamed) {
           u = q;
+          work = q < total ? FUSED : DONE;
+          break;
+        }
+        if (chained) {  // rows in order, each from its start (forward) or its end (backward)
+          const unsigned r = q / static_cast<unsigned>(T), pos = q - r * static_cast<unsigned>(T);
+          u = r * static_cast<unsigned>(T) + (backward ? static_cast<unsigned>(T) - 1 - pos : pos);
           work = q < total ? FUSED : DONE;
           break;
         }
@@ -370,7 +391,13 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
         stats[2 * static_cast<std::size_t>(u)] = X;
         stats[2 * static_cast<std::size_t>(u) + 1] = Q;
         __threadfence();
-        if (streamed) {  // counted per chunk
+        if (chained) {  // the carry warps of later tiles in its chunk wait for it
+          gpu_detail::set_flag(tile_flag + u);
+          const std::size_t c = gpu_detail::chained_position(u - row * T, T, backward) / gpu_detail::CHUNK_TILES,
+                            g = row * chunks + c;
+          const unsigned before = atomicAdd(chunk_state + g, 1u);  // the chunk's total to the finisher
+          s_finish[b] = before + 1 == gpu_detail::chunk_tiles(T, c) ? static_cast<unsigned long long>(g) : NO_ROW;
+        } else if (streamed) {  // counted per chunk
           const std::size_t c = (u - row * T) / gpu_detail::CHUNK_TILES, g = row * chunks + c;
           const unsigned before = atomicAdd(chunk_state + g, 1u);
           s_finish[b] = before + 1 == gpu_detail::chunk_tiles(T, c) ? static_cast<unsigned long long>(g) : NO_ROW;
@@ -390,7 +417,11 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
       gpu::mbar_wait(&finish_ready[b], (i / BUFFERS) & 1u);
       const unsigned long long job = s_finish[b];
       if (job == END) break;
-      if (job != NO_ROW && streamed) {
+      if (job != NO_ROW && chained) {
+        const std::size_t g = job, row = g / chunks;
+        __threadfence();  // the chunk's totals, counted by its atomics, before the loads
+        gpu_detail::chained_chunk_total<R>(row, g - row * chunks, T, backward, stats, chunk_carries, chunk_state);
+      } else if (job != NO_ROW && streamed) {
         // Chunk g's local carries and totals; the row's last chunk to
         // finish then gives every chunk of the row its carries.
         const std::size_t g = job, row = g / chunks, c = g - row * chunks;
@@ -445,6 +476,17 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
           s_carry[b][1] = bwd;
           gpu::mbar_arrive(&carry_ready[b]);
         }
+      } else if (chained) {
+        // The tile's own aggregators first: done reading the buffer (the
+        // consumers stage their outputs in it) and its X published.
+        gpu::mbar_wait(&finish_ready[b], (i / BUFFERS) & 1u);
+        const acc_t c = gpu_detail::chained_tile_carry<R>(row, u - row * T, T, backward, stats, tile_flag,
+                                                         chunk_carries, chunk_state);
+        if (lane == 0) {
+          s_carry[b][0] = backward ? R::identity() : c;
+          s_carry[b][1] = backward ? c : R::identity();
+          gpu::mbar_arrive(&carry_ready[b]);
+        }
       } else if (streamed) {
         if (lane == 0) {
           while (load_acquire(row_state + row) <= chunks) __nanosleep(64);
@@ -473,7 +515,11 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
     const unsigned u = s_tile[b];
     const TileWork work = s_work[b];
     if (work == DONE) break;
-    if (work == COUNT) {  // counted only: free the buffer (its carry_ready phase needs no wait)
+    if (work == COUNT) {
+      // Counted only: the buffer is free once its carry_ready phase (which
+      // the carry warp completes at once) is waited for, so that no phase of
+      // that barrier goes unwaited (synccheck flagged the arrivals after one).
+      gpu::mbar_wait(&carry_ready[b], parity);
       gpu::mbar_arrive(&empty[b]);
       continue;
     }
@@ -520,7 +566,7 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
 #else
   (void)in, (void)in_pitch, (void)out, (void)out_pitch, (void)rows, (void)len, (void)T, (void)dir, (void)exclusive,
       (void)stats, (void)carries, (void)row_state, (void)tile_counter, (void)order, (void)streamed_rows,
-      (void)chunk_stats, (void)chunk_carries, (void)chunk_state;
+      (void)chunk_stats, (void)chunk_carries, (void)chunk_state, (void)chained_rows, (void)tile_flag;
   __trap();  // sm_90+ only: the host never launches it elsewhere
 #endif
 }
@@ -545,8 +591,11 @@ constexpr std::size_t STREAM_LEAD_PER_SM = 6;
 
 // Resident rows (each tile counted and scanned from one copy), or streamed
 // ones (counted, then scanned from a second copy; SELF_CARRIES false).
+// chain: forward or backward rows past the capacity run chained instead
+// (each tile read once, its carry from the tiles before it:
+// row_carries.cuh's chained_tile_carry); forward_backward rows stream.
 template <class R, bool SELF_CARRIES>
-bool run_resident_r(const ScanCall& call, bool streamed) {
+bool run_resident_r(const ScanCall& call, bool streamed, bool chain = false) {
   using acc_t = typename R::acc_t;
   static std::atomic<int> occupancy{0};
   const ScanSpec& s = call.spec;
@@ -561,9 +610,10 @@ bool run_resident_r(const ScanCall& call, bool streamed) {
   if (!streamed && T > resident_max_row_tiles(static_cast<int>(grid))) return false;  // the row must fit on chip
   const std::size_t tiles = s.rows * T;
   if (tiles >= (std::size_t{1} << 32)) return false;  // 32-bit tile indices
+  const bool chained = streamed && chain && s.direction != ScanDirection::forward_backward;
   StreamOrder order{};
   std::uint64_t claims = tiles;
-  if (streamed) {
+  if (streamed && !chained) {
     const std::size_t lead = STREAM_LEAD_PER_SM * grid < T ? STREAM_LEAD_PER_SM * grid : T;
     order = {static_cast<std::uint32_t>(s.rows), static_cast<std::uint32_t>(T), static_cast<std::uint32_t>(lead)};
     claims = order.claims();
@@ -580,11 +630,14 @@ bool run_resident_r(const ScanCall& call, bool streamed) {
   acc_t* carries = stats + 2 * s.rows * T;
   acc_t* chunk_stats = carries + 2 * s.rows * T;
   acc_t* chunk_carries = chunk_stats + 2 * row_chunks;
+  // Chained rows: one flag per tile in the carries' place (unused there).
+  auto* tile_flag = reinterpret_cast<unsigned*>(carries);
+  if (chained) TESSERA_CUDA(cudaMemsetAsync(tile_flag, 0, tiles * sizeof(unsigned), call.stream));
   const unsigned g = gpu_detail::grid_of(tiles < grid ? tiles : grid, "batched_scan_resident_kernel", s);
   detail::launch("batched_scan_resident_kernel", kernel, dim3(g), dim3(threads), DYNAMIC_SMEM, call.stream,
                  s.rows * s.len, call.in, s.in_pitch, call.out, s.out_pitch, s.rows, s.len, T, s.direction,
                  s.exclusive, stats, carries, row_state, counter, order, streamed, chunk_stats, chunk_carries,
-                 chunk_state);
+                 chunk_state, chained, tile_flag);
   return true;
 }
 
@@ -617,7 +670,8 @@ void run_resident(const ScanCall& call, const char* name, bool streamed) {
     // Rows past the capacity: streamed (H100, 10 x 10^7 samples, % of
     // copy, the three-launch rung -> streamed: float 61.5 -> 65.1, double
     // 46.8 -> 64.0, Kahan 42.3 -> 60.3, double-float 40.7 -> 58.2).
-    if (!ran && !streamed) ran = run_resident_r<L, false>(call, true);
+    // Forward or backward alone: chained (each tile read once).
+    if (!ran && !streamed) ran = run_resident_r<L, false>(call, true, true);
   });
   // The best three-launch rung for the accumulator.
   if (!ran) run_three_launches(call);

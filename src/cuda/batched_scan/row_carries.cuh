@@ -345,4 +345,90 @@ __device__ __forceinline__ void one_tile_carries(std::size_t k, std::size_t T, S
   }
 }
 
+// Chained rows (forward or backward alone, rows past the resident capacity;
+// 06_multi_tile_resident.cu): a tile's only carry is the sum of the tiles
+// before it in the scan's direction, so it needs no sum over the row's end
+// and each sample is read once. Positions count from the row's start
+// (forward) or its end (backward). A tile at position p of chunk c (32
+// positions) gets
+//   carry = (sum of the totals of chunks 0 .. c-2) + (sum of X over the
+//           positions of chunks c-1 and c before p),
+// each a lane-strided sum finished by one warp reduction: the association
+// is fixed by the shape (deterministic). A chunk's total is published by
+// the finisher warp of the block whose tile completes the chunk
+// (chained_chunk_total): chunk_state[g] counts the chunk's published tiles
+// and passes their number once the total is out. Every value waited for
+// belongs to tiles claimed earlier, and no total waits for a carry: no
+// deadlock, and no chain of carries.
+// tile_flag[t] (zeroed before the launch) is set with release semantics
+// after stats[2t].
+__device__ __forceinline__ void wait_above(const unsigned* flag, unsigned above) {
+  unsigned v;
+  for (;;) {
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(flag) : "memory");
+    if (v > above) return;
+    __nanosleep(32);
+  }
+}
+__device__ __forceinline__ void set_flag(unsigned* flag) {
+  asm volatile("st.release.gpu.global.u32 [%0], %1;\n" ::"l"(flag), "r"(1u) : "memory");
+}
+__device__ __forceinline__ std::size_t chained_position(std::size_t k, std::size_t T, bool backward) {
+  return backward ? T - 1 - k : k;
+}
+
+// The total of chunk c of `row` (one warp, every tile of the chunk
+// published), then chunk_state[g] past the chunk's tile count.
+template <class R>
+__device__ __forceinline__ void chained_chunk_total(std::size_t row, std::size_t c, std::size_t T, bool backward,
+                                                    const typename R::acc_t* stats, typename R::acc_t* chunk_totals,
+                                                    unsigned* chunk_state) {
+  using acc_t = typename R::acc_t;
+  const unsigned lane = threadIdx.x % 32;
+  const std::size_t p = c * CHUNK_TILES + lane, g = row * chunks_of(T) + c;
+  acc_t x = R::identity();
+  if (lane < chunk_tiles(T, c)) x = load_cg(stats + 2 * (row * T + chained_position(p, T, backward)));
+  x = gpu::warp_reduce_xor<R>(x);
+  if (lane == 0) {
+    chunk_totals[2 * g] = x;
+    __threadfence();
+    atomicAdd(chunk_state + g, 1u);
+  }
+}
+
+// The carry of tile k of `row` (all lanes of one warp; the result in every
+// lane). stats: X of tile t at stats[2t].
+template <class R>
+__device__ __forceinline__ typename R::acc_t chained_tile_carry(std::size_t row, std::size_t k, std::size_t T,
+                                                                bool backward, const typename R::acc_t* stats,
+                                                                const unsigned* tile_flag,
+                                                                const typename R::acc_t* chunk_totals,
+                                                                const unsigned* chunk_state) {
+  using acc_t = typename R::acc_t;
+  const unsigned lane = threadIdx.x % 32;
+  const std::size_t C = chunks_of(T), pos = chained_position(k, T, backward);
+  // The positions of the chunk before the tile's one stay tile by tile, so
+  // that a tile never waits for the total of the chunk just before it (its
+  // last tile lands about when this one does; its finisher takes ~2 us more).
+  const std::size_t c = pos / CHUNK_TILES, first = c > 0 ? (c - 1) * CHUNK_TILES : 0;
+  acc_t chunks = R::identity(), before = R::identity();
+#pragma unroll
+  for (int m = 0; m < 2; ++m) {  // two positions per lane at most
+    const std::size_t q = first + lane + 32 * m;
+    if (q < pos) {
+      const std::size_t t = row * T + chained_position(q, T, backward);
+      wait_above(tile_flag + t, 0);
+      before = R::combine(before, load_cg(stats + 2 * t));
+    }
+  }
+  for (std::size_t d = lane; d + 1 < c; d += 32) {
+    const std::size_t g = row * C + d;
+    wait_above(chunk_state + g, static_cast<unsigned>(chunk_tiles(T, d)));
+    chunks = R::combine(chunks, load_cg(chunk_totals + 2 * g));
+  }
+  chunks = gpu::warp_reduce_xor<R>(chunks);
+  before = gpu::warp_reduce_xor<R>(before);
+  return R::combine(chunks, before);
+}
+
 }  // namespace tessera::batched_scan_impl::gpu_detail

@@ -583,17 +583,25 @@ class ScanPattern final : public Pattern {
 
   // Headline: the seismic user's 10,000 x 10,000 forward-then-backward, float
   // and double-float. The full ladder adds rows of 32, 10^6 and 10^7 samples
-  // and the precision report: every accumulator at LEN 10^4, 10^5, 10^6.
-  // --size N sets LEN (rows fill the default volume).
+  // and the precision report: every accumulator at LEN 10^4, 10^5, 10^6;
+  // and a float forward scan of rows of 10^7. --size N sets LEN (rows fill
+  // the default volume; every accumulator forward-then-backward, and float
+  // forward).
   std::vector<ProblemFactory> bench_problems(const RunOptions& o) const override {
     const std::size_t volume = o.gpu ? GPU_BENCH_ELEMS : CPU_BENCH_ELEMS;
     const auto shape = [&](std::size_t len) { return Shape{std::max<std::size_t>(1, volume / len), len}; };
     const auto fb = [&](std::size_t len, Accum a) {
       return setup_of(shape(len), ScanDirection::forward_backward, false, a, Data::seismic);
     };
+    // A forward scan alone, float: rows past the GPU's shared memory take
+    // another path for one direction than for forward_backward.
+    const auto fwd = [&](std::size_t len) {
+      return setup_of(shape(len), ScanDirection::forward, false, Accum::native, Data::seismic);
+    };
     std::vector<Setup> setups;
     if (o.size) {
       for (Accum a : ACCUMS) setups.push_back(fb(*o.size, a));
+      setups.push_back(fwd(*o.size));
     } else if (o.headline) {
       setups = {fb(10'000, Accum::native), fb(10'000, Accum::dfloat)};
     } else {
@@ -601,6 +609,7 @@ class ScanPattern final : public Pattern {
         for (Accum a : ACCUMS) setups.push_back(fb(len, a));
       setups.push_back(fb(32, Accum::native));
       setups.push_back(fb(10'000'000, Accum::native));
+      setups.push_back(fwd(10'000'000));
     }
     std::vector<ProblemFactory> out;
     for (const Setup& s : setups)
