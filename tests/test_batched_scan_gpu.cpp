@@ -236,23 +236,33 @@ TEST_F(BatchedScanGpu, ResidentRowsUpToCapacity) {
   }
 }
 
+// Three rows 37 tiles past the resident capacity (the device's), random
+// from `seed`, in two layouts: out of place at odd pitches, and in place.
+struct PastCapacityRows {
+  std::size_t rows = 3, len = 0;
+  std::vector<float> rows0;
+  std::vector<Layout> layouts;
+  explicit PastCapacityRows(std::uint64_t seed) {
+    int sms = 0;
+    TESSERA_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    len = (batched_scan_impl::resident_max_row_tiles(sms) + 37) * TILE + 11;
+    rows0 = random_rows(rows, len, seed);
+    layouts = {{rows, len, len + 1, len + 3, 1, 2}, {rows, len, len + 3, len + 3, 1, 1, true}};
+  }
+};
+
 // Rows past the resident capacity, several of them: every phase of the
 // streamed order (a row's scans with the next rows' counts between them)
 // runs with the rings full of scans that wait for their row's carries.
 TEST_F(BatchedScanGpu, StreamedRowsPastCapacity) {
-  int sms = 0;
-  TESSERA_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  const std::size_t capacity = batched_scan_impl::resident_max_row_tiles(sms);
-  const std::size_t rows = 3, len = (capacity + 37) * TILE + 11;
-  const std::vector<float> rows0 = random_rows(rows, len, 1400);
-  const Layout layouts[] = {{rows, len, len + 1, len + 3, 1, 2}, {rows, len, len + 3, len + 3, 1, 1, true}};
+  const PastCapacityRows past(1400);
   const ScanVariant* v = batched_scan_impl::find_variant("multi_tile_streamed");
   ASSERT_NE(v, nullptr);
-  for (const Layout& l : layouts)
+  for (const Layout& l : past.layouts)
     for (Accum a : {Accum::native, Accum::dfloat}) {
       const ScanDirection d = ScanDirection::forward_backward;
       SCOPED_TRACE(scan_test::describe(l, d, false, a));
-      ASSERT_TRUE(run_and_check(*v, l, d, false, a, rows0, stream()));
+      ASSERT_TRUE(run_and_check(*v, l, d, false, a, past.rows0, stream()));
     }
   // A row of 1,029 tiles: more than 32 chunks of 32 tiles, so the row's
   // level of the two-level carries loops over its chunks (11 M samples).
@@ -274,22 +284,17 @@ TEST_F(BatchedScanGpu, StreamedRowsPastCapacity) {
 // than 32 chunk totals, two rounds of lanes); and the same bits on a second
 // run (deterministic).
 TEST_F(BatchedScanGpu, ChainedRowsPastCapacity) {
-  int sms = 0;
-  TESSERA_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  const std::size_t capacity = batched_scan_impl::resident_max_row_tiles(sms);
-  const std::size_t rows = 3, len = (capacity + 37) * TILE + 11;
-  const std::vector<float> rows0 = random_rows(rows, len, 1450);
-  const Layout layouts[] = {{rows, len, len + 1, len + 3, 1, 2}, {rows, len, len + 3, len + 3, 1, 1, true}};
+  const PastCapacityRows past(1450);
   int k = 0;
   for (const char* name : {"multi_tile_resident_self", "multi_tile_resident"}) {
     const ScanVariant* v = batched_scan_impl::find_variant(name);
     ASSERT_NE(v, nullptr);
-    for (const Layout& l : layouts)
+    for (const Layout& l : past.layouts)
       for (Accum a : scan_test::kAccums)
         for (ScanDirection d : {ScanDirection::forward, ScanDirection::backward}) {
           const bool excl = ++k % 2 == 0;
           SCOPED_TRACE(std::string(name) + " " + scan_test::describe(l, d, excl, a));
-          ASSERT_TRUE(run_and_check(*v, l, d, excl, a, rows0, stream()));
+          ASSERT_TRUE(run_and_check(*v, l, d, excl, a, past.rows0, stream()));
         }
   }
   const ScanVariant* v = batched_scan_impl::find_variant("multi_tile_resident_self");
