@@ -133,11 +133,7 @@ using ConsumerBarrier = gpu::NamedBarrier<1, TILE_BLOCK>;
 template <class R>
 constexpr bool WIDE_CHAINS = !std::is_same_v<typename R::acc_t, float> && !std::is_same_v<typename R::acc_t, double>;
 
-__device__ __forceinline__ unsigned load_acquire(const unsigned* p) {
-  unsigned v;
-  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
-  return v;
-}
+using gpu::lookback_detail::load_acquire_u32;
 
 // An aggregator thread's share of a tile's totals: the slots [c0, c1) of
 // the buffer, AGG_CHUNK 16-byte vectors (conflict-free: 84 floats apart,
@@ -391,14 +387,11 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
         stats[2 * static_cast<std::size_t>(u)] = X;
         stats[2 * static_cast<std::size_t>(u) + 1] = Q;
         __threadfence();
-        if (chained) {  // the carry warps of later tiles in its chunk wait for it
-          gpu_detail::set_flag(tile_flag + u);
-          const std::size_t c = gpu_detail::chained_position(u - row * T, T, backward) / gpu_detail::CHUNK_TILES,
+        if (streamed) {  // counted per chunk (chained rows: of positions, from the row's end backward)
+          if (chained) gpu::lookback_detail::store_release_u32(tile_flag + u, 1u);  // for later tiles' carries
+          const std::size_t c = gpu_detail::chained_position(u - row * T, T, chained && backward) /
+                                gpu_detail::CHUNK_TILES,
                             g = row * chunks + c;
-          const unsigned before = atomicAdd(chunk_state + g, 1u);  // the chunk's total to the finisher
-          s_finish[b] = before + 1 == gpu_detail::chunk_tiles(T, c) ? static_cast<unsigned long long>(g) : NO_ROW;
-        } else if (streamed) {  // counted per chunk
-          const std::size_t c = (u - row * T) / gpu_detail::CHUNK_TILES, g = row * chunks + c;
           const unsigned before = atomicAdd(chunk_state + g, 1u);
           s_finish[b] = before + 1 == gpu_detail::chunk_tiles(T, c) ? static_cast<unsigned long long>(g) : NO_ROW;
         } else {
@@ -465,9 +458,9 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
       } else if constexpr (SELF_CARRIES) {
         // Every tile of the row counted (each lane acquires for itself).
         if (lane == 0)
-          while (load_acquire(row_state + row) < T) __nanosleep(32);
+          while (load_acquire_u32(row_state + row) < T) __nanosleep(32);
         __syncwarp();
-        (void)load_acquire(row_state + row);
+        (void)load_acquire_u32(row_state + row);
         acc_t fwd, bwd;
         gpu_detail::one_tile_carries<R>(u - row * T, T, dir, stats + 2 * row * T, in + row * in_pitch, len,
                                         gpu_detail::L2Load{}, fwd, bwd);
@@ -489,7 +482,7 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
         }
       } else if (streamed) {
         if (lane == 0) {
-          while (load_acquire(row_state + row) <= chunks) __nanosleep(64);
+          while (load_acquire_u32(row_state + row) <= chunks) __nanosleep(64);
           acc_t fwd, bwd;
           gpu_detail::tile_carries_from_chunks<R>(row, u - row * T, in + row * in_pitch, len, T, dir, carries,
                                                   chunk_carries, fwd, bwd);
@@ -498,7 +491,7 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
           gpu::mbar_arrive(&carry_ready[b]);
         }
       } else if (lane == 0) {
-        while (load_acquire(row_state + row) <= T) __nanosleep(64);
+        while (load_acquire_u32(row_state + row) <= T) __nanosleep(64);
         s_carry[b][0] = gpu_detail::load_cg(carries + 2 * static_cast<std::size_t>(u));
         s_carry[b][1] = gpu_detail::load_cg(carries + 2 * static_cast<std::size_t>(u) + 1);
         gpu::mbar_arrive(&carry_ready[b]);

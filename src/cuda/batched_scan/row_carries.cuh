@@ -20,6 +20,7 @@
 
 #include "common/batched_scan_ops.hpp"
 #include "cuda/batched_scan/tile_kernel.cuh"
+#include "cuda/common/lookback.cuh"
 #include "cuda/common/warp_reduce.cuh"
 
 namespace tessera::batched_scan_impl::gpu_detail {
@@ -361,17 +362,9 @@ __device__ __forceinline__ void one_tile_carries(std::size_t k, std::size_t T, S
 // belongs to tiles claimed earlier, and no total waits for a carry: no
 // deadlock, and no chain of carries.
 // tile_flag[t] (zeroed before the launch) is set with release semantics
-// after stats[2t].
+// after stats[2t] (lookback.cuh's store_release_u32).
 __device__ __forceinline__ void wait_above(const unsigned* flag, unsigned above) {
-  unsigned v;
-  for (;;) {
-    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(flag) : "memory");
-    if (v > above) return;
-    __nanosleep(32);
-  }
-}
-__device__ __forceinline__ void set_flag(unsigned* flag) {
-  asm volatile("st.release.gpu.global.u32 [%0], %1;\n" ::"l"(flag), "r"(1u) : "memory");
+  while (gpu::lookback_detail::load_acquire_u32(flag) <= above) __nanosleep(32);
 }
 __device__ __forceinline__ std::size_t chained_position(std::size_t k, std::size_t T, bool backward) {
   return backward ? T - 1 - k : k;
