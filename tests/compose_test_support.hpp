@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "harness/generate.hpp"
-#include "harness/problems/compose_inputs.hpp"
-#include "patterns/compose.hpp"
+#include "families/compose/problem_inputs.hpp"
+#include "families/compose/contract.hpp"
 #include "tessera/compact.hpp"
 #include "tessera/map.hpp"
 #include "test_support.hpp"

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "harness/generate.hpp"
-#include "patterns/histogram.hpp"
+#include "families/histogram/contract.hpp"
 
 namespace histogram_test {
 

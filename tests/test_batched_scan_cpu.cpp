@@ -12,16 +12,16 @@
 #include <string>
 #include <vector>
 
-#include "api/batched_scan_common.hpp"
+#include "families/batched_scan/api_common.hpp"
 #include "batched_scan_support.hpp"
-#include "common/reducers.hpp"
-#include "common/batched_scan_ops.hpp"
-#include "common/batched_scan_stream_order.hpp"
-#include "core/registry.hpp"
+#include "tessera/blocks/reducers.hpp"
+#include "families/batched_scan/ops.hpp"
+#include "families/batched_scan/stream_order.hpp"
+#include "harness/registry.hpp"
 #include "harness/generate.hpp"
-#include "harness/problems/seismic_traces.hpp"
+#include "families/batched_scan/seismic_traces.hpp"
 #include "harness/runner.hpp"
-#include "patterns/batched_scan.hpp"
+#include "families/batched_scan/contract.hpp"
 #include "tessera/batched_scan.hpp"
 #include "tessera/core/error.hpp"
 

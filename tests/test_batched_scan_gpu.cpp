@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "batched_scan_support.hpp"
-#include "cuda/batched_scan/rungs.hpp"
+#include "families/batched_scan/cuda_rungs.hpp"
 #include "harness/generate.hpp"
-#include "patterns/batched_scan.hpp"
+#include "families/batched_scan/contract.hpp"
 #include "tessera/batched_scan.hpp"
 #include "tessera/core/cuda_check.hpp"
 #include "test_gpu_support.hpp"
@@ -138,7 +138,7 @@ TEST_F(BatchedScanGpu, TileBoundaries) {
   const std::size_t lens[] = {TILE - 4, TILE - 3, TILE - 2, TILE + 1, 3 * TILE + 7};
   std::uint64_t seed = 500;
   for (const ScanVariant* v : cuda_rungs()) {
-    if (v->info.kind == Kind::seed) continue;  // the seed rungs have no tiles (small shapes cover them)
+    if (v->info.kind() == Kind::seed) continue;  // the seed rungs have no tiles (small shapes cover them)
     for (std::size_t len : lens) {
       const std::vector<float> rows0 = random_rows(3, len, ++seed);
       for (const Layout& l : scan_test::layouts_for(3, len))
@@ -163,7 +163,7 @@ TEST_F(BatchedScanGpu, ManyRowsPerPersistentBlock) {
   const std::size_t lens[] = {37, TILE - 3};
   std::uint64_t seed = 7000;
   for (const ScanVariant* v : cuda_rungs()) {
-    if (v->info.kind == Kind::seed) continue;  // no persistent grid (small shapes cover them)
+    if (v->info.kind() == Kind::seed) continue;  // no persistent grid (small shapes cover them)
     for (std::size_t len : lens) {
       const std::vector<float> rows0 = random_rows(rows, len, ++seed);
       const Layout layouts[] = {{rows, len, len + 1, len + 3, 1, 2}, {rows, len, len + 3, len + 3, 1, 1, true}};

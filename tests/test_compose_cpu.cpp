@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "compose_test_support.hpp"
-#include "core/registry.hpp"
-#include "patterns/compose.hpp"
+#include "harness/registry.hpp"
+#include "families/compose/contract.hpp"
 #include "tessera/compact.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/map.hpp"

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "compose_test_support.hpp"
-#include "patterns/compose.hpp"
+#include "families/compose/contract.hpp"
 #include "tessera/compact.hpp"
 #include "tessera/core/buffer.hpp"
 #include "tessera/core/cuda_check.hpp"

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "gemm_test_support.hpp"
-#include "harness/problems/gemm_check.hpp"
-#include "patterns/gemm.hpp"
+#include "families/gemm/problem_check.hpp"
+#include "families/gemm/contract.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/gemm.hpp"
 

@@ -17,9 +17,9 @@
 #include <string_view>
 #include <vector>
 
-#include "cuda/gemm/rungs.hpp"
+#include "families/gemm/cuda_rungs.hpp"
 #include "gemm_test_support.hpp"
-#include "patterns/gemm.hpp"
+#include "families/gemm/contract.hpp"
 #include "tessera/core/buffer.hpp"
 #include "tessera/core/cuda_check.hpp"
 #include "tessera/core/error.hpp"

@@ -10,7 +10,7 @@
 #include <random>
 #include <sstream>
 
-#include "core/registry.hpp"
+#include "harness/registry.hpp"
 #include "harness/check.hpp"
 #include "harness/runner.hpp"
 #include "harness/timing.hpp"

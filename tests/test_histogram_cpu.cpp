@@ -17,11 +17,11 @@
 #include <string>
 #include <vector>
 
-#include "common/histogram_bins.hpp"
-#include "core/registry.hpp"
+#include "families/histogram/bins.hpp"
+#include "harness/registry.hpp"
 #include "harness/generate.hpp"
 #include "histogram_test_support.hpp"
-#include "patterns/histogram.hpp"
+#include "families/histogram/contract.hpp"
 #include "test_support.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/histogram.hpp"
@@ -78,8 +78,8 @@ TEST(HistogramRegistry, LadderHasEveryRungInCudaBuilds) {
   int tessera_kind = 0, vendor = 0;
   for (const auto& v : histogram_impl::all_variants()) {
     steps.insert(v.info.step);
-    tessera_kind += v.info.kind == Kind::tessera;
-    vendor += v.info.kind == Kind::vendor;
+    tessera_kind += v.info.kind() == Kind::tessera;
+    vendor += v.info.kind() == Kind::vendor;
   }
   EXPECT_EQ(steps, (std::set<int>{0, 1, 2, 3, 4, 5, 6, 7, 8}));
   EXPECT_GE(tessera_kind, 2);

@@ -20,7 +20,7 @@
 
 #include "harness/generate.hpp"
 #include "histogram_test_support.hpp"
-#include "patterns/histogram.hpp"
+#include "families/histogram/contract.hpp"
 #include "tessera/core/buffer.hpp"
 #include "tessera/core/cuda_check.hpp"
 #include "tessera/core/error.hpp"

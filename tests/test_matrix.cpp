@@ -8,7 +8,7 @@
 #include <limits>
 #include <vector>
 
-#include "common/matrix_layout.hpp"
+#include "core/matrix_layout.hpp"
 #include "harness/matrix.hpp"
 #include "test_support.hpp"
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "harness/generate.hpp"
-#include "patterns/reduce.hpp"
+#include "families/reduce/contract.hpp"
 #include "tessera/reduce.hpp"
 #include "test_support.hpp"
 
@@ -64,7 +64,7 @@ TEST(Registry, LadderOrderAndTables) {
       ASSERT_NE(found, nullptr) << v.info.name;
       EXPECT_EQ(found->info.step, v.info.step);
       EXPECT_EQ(found->info.backend, v.info.backend);
-      EXPECT_EQ(found->info.kind, v.info.kind);
+      EXPECT_EQ(found->info.kind(), v.info.kind());
       EXPECT_EQ(found->run, v.run);
     }
   EXPECT_FALSE(cpu.empty());
@@ -72,7 +72,7 @@ TEST(Registry, LadderOrderAndTables) {
   for (const auto& v : cuda) EXPECT_EQ(v.info.backend, Backend::cuda) << v.info.name;
   for (const auto& v : vendor) {
     EXPECT_EQ(v.info.backend, Backend::cuda) << v.info.name;
-    EXPECT_EQ(v.info.kind, Kind::vendor) << v.info.name;
+    EXPECT_EQ(v.info.kind(), Kind::vendor) << v.info.name;
   }
 }
 
@@ -85,7 +85,7 @@ TEST(Registry, ExactlyOneStepZeroCpuReference) {
       ref = &v;
     }
   ASSERT_EQ(step0, 1);
-  EXPECT_EQ(ref->info.kind, Kind::reference);
+  EXPECT_EQ(ref->info.kind(), Kind::reference);
   EXPECT_EQ(ref->info.backend, Backend::cpu);
   EXPECT_TRUE(ref->info.deterministic);
   EXPECT_EQ(&reduce_impl::all_variants().front(), ref) << "the reference heads the ladder";
@@ -101,14 +101,14 @@ TEST(Registry, ExactlyOneStepZeroCpuReference) {
 TEST(Registry, CudaBuildHasTesseraAndVendorVariants) {
   int vendor = 0, tessera_kind = 0;
   for (const auto& v : reduce_impl::all_variants()) {
-    vendor += v.info.kind == Kind::vendor;
-    tessera_kind += v.info.kind == Kind::tessera;
+    vendor += v.info.kind() == Kind::vendor;
+    tessera_kind += v.info.kind() == Kind::tessera;
   }
 #if TESSERA_HAVE_CUDA
   EXPECT_GE(vendor, 1);
   EXPECT_GE(tessera_kind, 1);
   for (const auto& v : reduce_impl::all_variants()) {
-    if (v.info.kind == Kind::tessera || v.info.kind == Kind::vendor) {
+    if (v.info.kind() == Kind::tessera || v.info.kind() == Kind::vendor) {
       EXPECT_EQ(v.info.backend, Backend::cuda) << v.info.name;
     }
   }

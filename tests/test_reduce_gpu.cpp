@@ -20,9 +20,9 @@
 #include <string>
 #include <vector>
 
-#include "cuda/reduce/rungs.hpp"
+#include "families/reduce/cuda_rungs.hpp"
 #include "harness/generate.hpp"
-#include "patterns/reduce.hpp"
+#include "families/reduce/contract.hpp"
 #include "tessera/core/buffer.hpp"
 #include "tessera/core/cuda_check.hpp"
 #include "tessera/reduce.hpp"
@@ -569,7 +569,7 @@ TEST_F(GpuTest, LargePast2To31Elements) {
   x.reset();
   int ran = 0;
   for (const ReduceVariant* v : gpu_variants()) {
-    if (v->info.kind != Kind::tessera && v->info.kind != Kind::vendor) continue;
+    if (v->info.kind() != Kind::tessera && v->info.kind() != Kind::vendor) continue;
     for (const Combo& c : {Combo{Dtype::f32, Op::sum, Accum::native}, Combo{Dtype::f32, Op::sum, Accum::dfloat},
                            Combo{Dtype::f32, Op::max, Accum::native}, Combo{Dtype::f32, Op::min, Accum::native}}) {
       if (!v->supports(tessera_test::spec_of(c, n))) continue;

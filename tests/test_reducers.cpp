@@ -14,7 +14,7 @@
 #include <typeinfo>
 #include <vector>
 
-#include "common/reducers.hpp"
+#include "tessera/blocks/reducers.hpp"
 #include "harness/generate.hpp"
 #include "test_support.hpp"
 

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "core/registry.hpp"
+#include "harness/registry.hpp"
 #include "harness/generate.hpp"
 #include "harness/runner.hpp"
-#include "patterns/scan.hpp"
+#include "families/scan/contract.hpp"
 #include "tessera/scan.hpp"
 #include "test_scan_support.hpp"
 
@@ -69,8 +69,8 @@ TEST(ScanRegistry, LadderOrderStepZeroAndTables) {
   int tessera_kind = 0, vendor = 0;
   for (const auto& v : all) {
     steps.insert(v.info.step);
-    tessera_kind += v.info.kind == Kind::tessera;
-    vendor += v.info.kind == Kind::vendor;
+    tessera_kind += v.info.kind() == Kind::tessera;
+    vendor += v.info.kind() == Kind::vendor;
   }
   for (int s = 0; s <= 10; ++s) EXPECT_TRUE(steps.count(s)) << "no variant at step " << s;
   EXPECT_GE(tessera_kind, 1);

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "harness/generate.hpp"
-#include "patterns/scan.hpp"
+#include "families/scan/contract.hpp"
 #include "tessera/core/buffer.hpp"
 #include "tessera/core/cuda_check.hpp"
 #include "test_gpu_support.hpp"

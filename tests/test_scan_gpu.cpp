@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "harness/generate.hpp"
-#include "patterns/scan.hpp"
+#include "families/scan/contract.hpp"
 #include "tessera/core/buffer.hpp"
 #include "tessera/core/cuda_check.hpp"
 #include "tessera/scan.hpp"

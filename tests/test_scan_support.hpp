@@ -22,8 +22,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "common/scan_ops.hpp"
-#include "patterns/scan.hpp"
+#include "tessera/blocks/scan_ops.hpp"
+#include "families/scan/contract.hpp"
 #include "test_support.hpp"
 
 namespace tessera_test {

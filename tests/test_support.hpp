@@ -31,8 +31,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "common/reducers.hpp"
-#include "patterns/reduce.hpp"
+#include "tessera/blocks/reducers.hpp"
+#include "families/reduce/contract.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/core/types.hpp"
 #include "tessera/reduce.hpp"

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "core/registry.hpp"
+#include "harness/registry.hpp"
 #include "harness/runner.hpp"
-#include "patterns/transpose.hpp"
+#include "families/transpose/contract.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/transpose.hpp"
 #include "test_support.hpp"
@@ -68,10 +68,10 @@ TEST(TransposeTable, LadderContract) {
   EXPECT_EQ(first_cuda->info.name, "naive_strided_write");
   const auto* geam = transpose_impl::find_variant("cublas_geam");
   ASSERT_NE(geam, nullptr);
-  EXPECT_EQ(geam->info.kind, Kind::vendor);
+  EXPECT_EQ(geam->info.kind(), Kind::vendor);
   EXPECT_NE(geam->prepare, nullptr) << "the cuBLAS handle is created outside the timed region";
   EXPECT_FALSE(geam->supports({Dtype::i32, 3, 5, 5, 3}));
-  EXPECT_EQ(all.back().info.kind, Kind::vendor);
+  EXPECT_EQ(all.back().info.kind(), Kind::vendor);
 #else
   EXPECT_EQ(copies, 0);
 #endif

@@ -15,8 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include "cuda/transpose/rungs.hpp"
-#include "patterns/transpose.hpp"
+#include "families/transpose/cuda_rungs.hpp"
+#include "families/transpose/contract.hpp"
 #include "tessera/core/buffer.hpp"
 #include "tessera/core/cuda_check.hpp"
 #include "tessera/transpose.hpp"

@@ -14,7 +14,7 @@
 
 #include "harness/generate.hpp"
 #include "harness/matrix.hpp"
-#include "patterns/transpose.hpp"
+#include "families/transpose/contract.hpp"
 #include "tessera/core/types.hpp"
 
 namespace tessera_test {

@@ -33,7 +33,7 @@
 #include <cstddef>
 #include <type_traits>
 
-#include "../../src/cuda/scan/lookback_tile.cuh"
+#include "tessera/blocks/lookback_tile.cuh"
 
 namespace tessera {
 

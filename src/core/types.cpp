@@ -45,6 +45,17 @@ std::string_view to_string(Kind k) noexcept {
   return "?";
 }
 
+std::string_view to_string(Role r) noexcept {
+  switch (r) {
+    case Role::reference: return "reference";
+    case Role::taught: return "taught";
+    case Role::product: return "product";
+    case Role::vendor: return "vendor";
+    case Role::tuning: return "tuning";
+  }
+  return "?";
+}
+
 std::optional<Dtype> parse_dtype(std::string_view s) noexcept {
   if (s == "f32" || s == "float32") return Dtype::f32;
   if (s == "f64" || s == "float64") return Dtype::f64;

@@ -22,10 +22,12 @@ nlohmann::json result_json(const BenchResult& r) {
   nlohmann::json j = {
       {"pattern", r.problem.pattern},
       {"variant", r.variant.name},
-      {"kind", to_string(r.variant.kind)},
+      {"kind", to_string(r.variant.kind())},
       {"backend", to_string(r.variant.backend)},
       {"step", r.variant.step},
       {"adds", r.variant.adds},
+      {"role", to_string(r.variant.role)},
+      {"api_pick", r.api_pick},
       {"deterministic", r.variant.deterministic},
       {"type", r.problem.type},
       {"op", r.problem.op},
@@ -42,6 +44,7 @@ nlohmann::json result_json(const BenchResult& r) {
   if (r.max_ulp_err) j["max_ulp_err"] = finite_or_null(*r.max_ulp_err);
   if (r.rms_ulp_err) j["rms_ulp_err"] = finite_or_null(*r.rms_ulp_err);
   if (!r.error.empty()) j["error"] = r.error;
+  if (r.skipped) j["skipped"] = true;
   if (r.time_ms > 0) {
     j["time_ms"] = r.time_ms;
     j["min_ms"] = r.min_ms;

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <string>
 
-#include "common/matrix_layout.hpp"
+#include "core/matrix_layout.hpp"
 #include "harness/check.hpp"
 #include "harness/generate.hpp"
 #include "tessera/core/types.hpp"

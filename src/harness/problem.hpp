@@ -59,6 +59,9 @@ class Problem {
   // Whether `v` can run this problem (type/op support, GPU present, size).
   virtual bool supports(const VariantInfo& v) const = 0;
   virtual std::unique_ptr<Instance> bind(const VariantInfo& v) = 0;
+  // The variant the public API picks for this problem (the family's policy);
+  // `gpu`: whether a GPU is present (without one the API picks a CPU rung).
+  virtual std::string api_pick(bool gpu) const = 0;
 };
 
 // What the user asked the run for.

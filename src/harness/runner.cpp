@@ -5,12 +5,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <cstdio>
 #include <ostream>
 
-#include "core/registry.hpp"
+#include "harness/registry.hpp"
 #include "harness/timing.hpp"
 #include "tessera/core/error.hpp"
 
@@ -113,7 +114,7 @@ double ceiling_of(const BenchResult& r, const Cost& cost, const DeviceInfo& dev)
 void add_ratios(std::vector<BenchResult>& rows) {
   const BenchResult* vendor = nullptr;
   for (const auto& r : rows)
-    if (r.variant.kind == Kind::vendor && r.verified) vendor = &r;
+    if (r.variant.kind() == Kind::vendor && r.verified) vendor = &r;
   for (auto& r : rows) {
     if (!r.verified || r.time_ms <= 0) continue;
     if (vendor) r.vs_vendor = vendor->time_ms / r.time_ms;
@@ -215,6 +216,13 @@ Report run_bench(const Selector& sel, const RunOptions& opt, const DeviceInfo& d
   const TimingOptions gpu_timing = opt.headline ? TimingOptions{.warmup = 1, .min_reps = 5, .max_reps = 50, .budget_ms = 30}
                                                 : TimingOptions{};
   const TimingOptions cpu_timing{.warmup = 0, .min_reps = 1, .max_reps = opt.headline ? 1 : 5, .budget_ms = 1000};
+  // The headline run (`tessera bench`, no arguments) shares HEADLINE_SECONDS
+  // among every pattern's headline problems, so that it stays under two
+  // minutes however many families there are.
+  std::size_t headline_problems = 0;
+  if (opt.headline)
+    for (const Pattern* pattern : selected_patterns(sel)) headline_problems += pattern->bench_problems(opt).size();
+  const double headline_budget_s = HEADLINE_SECONDS / double(std::max<std::size_t>(headline_problems, 1));
   for (const Pattern* pattern : selected_patterns(sel)) {
     const auto variants = selected_variants(*pattern, sel);
     const auto problems = pattern->bench_problems(opt);
@@ -224,29 +232,54 @@ Report run_bench(const Selector& sel, const RunOptions& opt, const DeviceInfo& d
       auto problem = problems[pi].make();
       const Cost cost = problem->cost();
       std::vector<BenchResult> rows;
-      // The headline run shows the ends of each ladder: the parallel CPU
-      // rung, the first seed rung (the "naive" of vs-naive), tessera's rows
-      // but their tuning alternatives (policy rows kept for the full ladder,
-      // marked by an `adds` line starting "tuning: ") and the vendor's. Checking every rung's full-size output on the host
-      // is what made the run long (~0.5 s a rung at 2^28 elements, 181 s for
-      // every pattern on the H100); `tessera bench PATTERN` runs the whole
-      // ladder. Without a GPU, the CPU rungs are all there is.
+      // The headline run shows what a user weighs: the parallel CPU rung, the
+      // first seed rung (the "naive" of vs-naive), the variant the API picks
+      // and the vendor's. `tessera bench PATTERN` runs the whole ladder.
+      // Without a GPU, the CPU rungs are all there is.
+      const std::string pick = problem->api_pick(opt.gpu);
       int first_seed_step = std::numeric_limits<int>::max();
       for (const auto& v : variants)
-        if (v.kind == Kind::seed && problem->supports(v)) first_seed_step = std::min(first_seed_step, v.step);
+        if (v.role == Role::taught && problem->supports(v)) first_seed_step = std::min(first_seed_step, v.step);
       const auto shown = [&](const VariantInfo& v) {
         if (!opt.headline || !opt.gpu) return true;
-        if (v.adds.starts_with("tuning: ")) return false;
-        if (v.kind == Kind::seed) return v.step == first_seed_step;
-        if (v.kind == Kind::reference) return v.step > 0;  // the OpenMP rung, not the serial reference
-        return true;
+        switch (v.role) {
+          case Role::taught: return v.step == first_seed_step;
+          case Role::reference: return v.step > 0;  // the OpenMP rung, not the serial reference
+          case Role::vendor: return true;
+          default: return v.name == pick;
+        }
       };
-      for (const auto& v : variants) {
-        if (!problem->supports(v) || !shown(v)) continue;
+      // The headline's time budget: rows run in the order a user needs them
+      // (the API's pick, the vendor, the seed rung, OpenMP) and a row that
+      // would start past the problem's share of HEADLINE_SECONDS is skipped
+      // and said so. Tables print in ladder order.
+      std::vector<VariantInfo> to_run;
+      for (const auto& v : variants)
+        if (problem->supports(v) && shown(v)) to_run.push_back(v);
+      const auto priority = [&](const VariantInfo& v) {
+        if (v.name == pick) return 0;
+        return v.role == Role::vendor ? 1 : v.role == Role::taught ? 2 : 3;
+      };
+      if (opt.headline) std::stable_sort(to_run.begin(), to_run.end(), [&](const auto& a, const auto& b) {
+        return priority(a) < priority(b);
+      });
+      const auto problem_start = std::chrono::steady_clock::now();
+      for (const auto& v : to_run) {
+        const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - problem_start).count();
+        if (opt.headline && spent > headline_budget_s) {
+          BenchResult skipped;
+          skipped.problem = problem->desc();
+          skipped.variant = v;
+          skipped.skipped = true;
+          skipped.error = fmt::format("skipped: the problem's headline budget of {:.1f} s was spent", headline_budget_s);
+          rows.push_back(std::move(skipped));
+          continue;
+        }
         progress.show(fmt::format("[{}/{}] {} {}: {}", pi + 1, problems.size(), pattern->name(), problems[pi].label, v.name));
         std::unique_ptr<Instance> inst;
         BenchResult r = check_one(*problem, v, stream.get(), inst);
         r.bound = cost.bound;
+        r.api_pick = v.name == pick;
         if (r.verified) {
           try {
             const Timing t = v.backend == Backend::cpu
@@ -270,6 +303,13 @@ Report run_bench(const Selector& sel, const RunOptions& opt, const DeviceInfo& d
         if (!r.verified) ++report.failures;
         rows.push_back(std::move(r));
       }
+      const auto ladder_index = [&](const BenchResult& r) {
+        for (std::size_t i = 0; i < variants.size(); ++i)
+          if (variants[i].name == r.variant.name) return i;
+        return variants.size();
+      };
+      std::stable_sort(rows.begin(), rows.end(),
+                       [&](const auto& a, const auto& b) { return ladder_index(a) < ladder_index(b); });
       progress.clear();
       add_ratios(rows);
       print_problem_table(out, rows, dev);
@@ -282,7 +322,8 @@ Report run_bench(const Selector& sel, const RunOptions& opt, const DeviceInfo& d
 void print_problem_table(std::ostream& out, const std::vector<BenchResult>& rows, const DeviceInfo& dev) {
   if (rows.empty()) return;
   const auto& p = rows.front().problem;
-  fmt::print(out, "\n{} · {} · {} data\n", p.pattern, p.label, p.distribution);
+  const bool marked = std::any_of(rows.begin(), rows.end(), [](const BenchResult& r) { return r.api_pick; });
+  fmt::print(out, "\n{} · {} · {} data{}\n", p.pattern, p.label, p.distribution, marked ? "  (* the API's pick)" : "");
   // Problems that report error statistics get two more columns, and two
   // more where they report ulps from the correctly rounded result.
   bool errors = false, ulps = false;
@@ -290,20 +331,28 @@ void print_problem_table(std::ostream& out, const std::vector<BenchResult>& rows
   for (const auto& r : rows) {
     errors = errors || r.rms_rel_err.has_value();
     ulps = ulps || r.rms_ulp_err.has_value();
-    w = std::max(w, r.variant.name.size());
+    w = std::max(w, r.variant.name.size() + 2);
   }
   fmt::print(out, "{:>4}  {:<{}} {:<9} {:>10} {:>9} {:>8} {:>8} {:>9} {:>9}{}{}\n", "step", "variant", w, "kind",
              "time ms", "GB/s", "GFLOP/s", "% ceil", "vs naive", "vs vendor",
              errors ? fmt::format(" {:>11} {:>11}", "max rel err", "rms rel err") : std::string(),
              ulps ? fmt::format(" {:>9} {:>9}", "max ulp", "rms ulp") : std::string());
+  // The API's pick is starred: "single_pass *".
+  const auto name_of = [](const BenchResult& r) {
+    return r.api_pick ? fmt::format("{} *", r.variant.name) : std::string(r.variant.name);
+  };
   for (const auto& r : rows) {
+    if (r.skipped) {
+      fmt::print(out, "{:>4}  {:<{}} {:<9} {}\n", r.variant.step, name_of(r), w, to_string(r.variant.kind()), r.error);
+      continue;
+    }
     if (!r.verified) {
-      fmt::print(out, "{:>4}  {:<{}} {:<9} FAILED: {}\n", r.variant.step, r.variant.name, w,
-                 to_string(r.variant.kind), r.error);
+      fmt::print(out, "{:>4}  {:<{}} {:<9} FAILED: {}\n", r.variant.step, name_of(r), w,
+                 to_string(r.variant.kind()), r.error);
       continue;
     }
     fmt::print(out, "{:>4}  {:<{}} {:<9} {:>10.4f} {:>9.1f} {:>8.1f} {:>8} {:>9} {:>9}{}{}\n", r.variant.step,
-               r.variant.name, w, to_string(r.variant.kind), r.time_ms, r.gbps, r.gflops, fmt_opt(r.pct_ceiling, "{:.1f}"),
+               name_of(r), w, to_string(r.variant.kind()), r.time_ms, r.gbps, r.gflops, fmt_opt(r.pct_ceiling, "{:.1f}"),
                fmt_opt(r.vs_naive, "{:.2f}x"), fmt_opt(r.vs_vendor, "{:.2f}x"),
                errors ? fmt::format(" {:>11.3g} {:>11}", r.max_rel_err, fmt_opt(r.rms_rel_err, "{:.3g}"))
                       : std::string(),

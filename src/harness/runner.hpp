@@ -26,6 +26,8 @@ struct BenchResult {
   ProblemDesc problem;
   VariantInfo variant;
   Bound bound = Bound::memory;  // what limits the problem (the ceiling used)
+  bool api_pick = false;  // the variant the public API picks for this problem
+  bool skipped = false;   // headline run: not run, the problem's time budget was spent (`error` says so)
   bool verified = false;
   double max_rel_err = 0;
   std::optional<double> rms_rel_err;  // from CheckResult, where the problem reports it
@@ -50,6 +52,10 @@ struct Report {
 // problem (and the detail of each failure) to `out`. Returns the report
 // (no timings).
 Report run_verify(const Selector& sel, const RunOptions& opt, const DeviceInfo& dev, std::ostream& out);
+
+// The whole headline run's budget for its problems' rows (`tessera bench`
+// without arguments); the rest of the two minutes is start-up and inputs.
+inline constexpr double HEADLINE_SECONDS = 90.0;
 
 // Checks then times every selected variant on every bench problem; prints a
 // table per problem to `out`.

@@ -25,12 +25,26 @@ enum class Accum { native, f64, kahan, dfloat };
 
 enum class Backend { cpu, cuda };
 enum class Kind { reference, seed, tessera, vendor };
+// What a variant is for (docs/architecture.md): `reference` (the CPU rungs),
+// `taught` (a seed step), `product` (one the API may pick), `vendor` (the
+// baseline), `tuning` (evidence of a measured experiment: registered by the
+// lab build only).
+enum class Role { reference, taught, product, vendor, tuning };
+constexpr Kind kind_of(Role r) noexcept {
+  switch (r) {
+    case Role::reference: return Kind::reference;
+    case Role::taught: return Kind::seed;
+    case Role::vendor: return Kind::vendor;
+    default: return Kind::tessera;
+  }
+}
 
 std::string_view to_string(Dtype t) noexcept;  // "float", "double", "int32", "int64", "uint8", "uint32"
 std::string_view to_string(Op op) noexcept;    // "sum", "min", "max"
 std::string_view to_string(Accum a) noexcept;  // "native", "double", "kahan", "dfloat"
 std::string_view to_string(Backend b) noexcept;
 std::string_view to_string(Kind k) noexcept;
+std::string_view to_string(Role r) noexcept;  // "reference", "taught", "product", "vendor", "tuning"
 
 std::optional<Dtype> parse_dtype(std::string_view s) noexcept;
 std::optional<Op> parse_op(std::string_view s) noexcept;

@@ -14,9 +14,11 @@ struct VariantInfo {
   std::string_view name;     // "interleaved"
   int step;                  // place on the ladder; 0 = CPU reference
   Backend backend;
-  Kind kind;
+  Role role;
   std::string_view adds;     // what this step changes, and the seed section it comes from
   bool deterministic;        // bitwise-identical results run after run on one GPU
+
+  constexpr Kind kind() const noexcept { return kind_of(role); }
 };
 
 }  // namespace tessera

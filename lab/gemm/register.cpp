@@ -1,0 +1,9 @@
+// The lab's rows of the gemm ladder (Role::tuning), added to the product's
+// ladder by tessera-lab and tessera_lab_tests.
+#include "register_lab.hpp"
+
+namespace tessera::lab {
+
+void register_gemm_lab() {}
+
+}  // namespace tessera::lab

@@ -1,0 +1,66 @@
+// The batched_scan pattern's internal contract: what one call carries and what
+// one registered variant provides. Every rung (CPU, CUDA, vendor) fills a
+// ScanVariant; the public API and the harness only go through this table.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string>
+
+#include "tessera/batched_scan.hpp"
+#include "tessera/core/types.hpp"
+#include "ladder/ladder.hpp"
+#include "tessera/core/variant.hpp"
+
+namespace tessera::batched_scan_impl {
+
+// What is being scanned (everything but the data). Pitches are in elements;
+// `in_place` is in == out with in_pitch == out_pitch.
+struct ScanSpec {
+  ScanDirection direction = ScanDirection::forward_backward;
+  Accum accum = Accum::native;
+  bool exclusive = false;
+  std::size_t rows = 0;
+  std::size_t len = 0;
+  std::size_t in_pitch = 0;
+  std::size_t out_pitch = 0;
+  bool in_place = false;
+};
+
+// One call. `in`/`out` are device pointers for CUDA variants and host
+// pointers for CPU variants; row r, sample i is in[r * in_pitch + i].
+// `workspace` holds workspace_bytes(spec) bytes of the same memory kind,
+// contents undefined on entry. A CUDA run only enqueues work on `stream`: no
+// allocation, no host synchronisation (so it can be captured in a graph).
+// Runs with rows == 0 or len == 0 do nothing (and may get null pointers).
+struct ScanCall {
+  ScanSpec spec;
+  const float* in;
+  float* out;
+  void* workspace;
+  stream_t stream;
+};
+
+struct ScanVariant {
+  VariantInfo info;
+  bool (*supports)(const ScanSpec&);
+  std::size_t (*workspace_bytes)(const ScanSpec&);
+  void (*run)(const ScanCall&);
+};
+
+// The tables, one per backend (src/cpu/batched_scan, src/cuda/batched_scan,
+// src/vendor/batched_scan_cub.cu).
+std::span<const ScanVariant> cpu_variants();
+std::span<const ScanVariant> cuda_variants();    // empty in CPU-only builds
+std::span<const ScanVariant> vendor_variants();  // empty in CPU-only builds
+
+// Every variant, ladder order (step, then table order).
+std::span<const ScanVariant> all_variants();
+// The ladder itself (the lab build adds its tuning rows to it).
+ladder::Ladder<ScanVariant>& variants_ladder();
+const ScanVariant* find_variant(std::string_view name);
+
+// "forward_backward inclusive, accumulator dfloat, 10000 x 10000 (pitches 10000/10000)".
+std::string describe(const ScanSpec& s);
+
+}  // namespace tessera::batched_scan_impl

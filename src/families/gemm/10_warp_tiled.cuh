@@ -1,0 +1,563 @@
+// Step 10 — tessera's FP32 GEMM for Hopper: warp tiling, register micro-tiles
+// fed by LDS.128, a cp.async multi-stage pipeline, grouped block order for
+// L2, conflict-free shared layouts. One kernel template; the tile
+// configurations (WarpTiledPolicy) are instantiated in
+// 10_warp_tiled_<config>.cu and chosen by size in 10_warp_tiled_dispatch.cu.
+//
+// What it changes over step 9:
+// - Warp tiling: the block tile BM x BN is split into warp tiles WM x WN and
+//   each warp's 32 lanes into an LANES_M x LANES_N grid (8 x 4) of TM x TN
+//   micro-tiles. A lane's TM rows are TM/4 groups of 4 consecutive rows, the
+//   groups LANES_M*4 rows apart (likewise columns), so at each k a warp's
+//   fragment reads are LDS.128 of 8 (A) and 4 (B) distinct 16-byte words,
+//   contiguous: 128 and 64 bytes, one shared-memory wavefront each, no bank
+//   conflict (step 9's neighbours were 32 bytes apart).
+// - cp.async pipeline, STAGES deep: the copies for slab t + STAGES - 1 are in
+//   flight while slab t is multiplied; one __syncthreads per slab; no
+//   registers spent on staging.
+// - A transposed into shared memory (As[k][m]) by 4-byte cp.async (the copy
+//   engine cannot transpose 16-byte vectors): a warp copies 4 rows x 8
+//   consecutive k (32-byte global runs: whole sectors) and writes them to
+//   banks (k * 4 + m) mod 32 — all 32 distinct thanks to the +4 padding of
+//   each shared row, which also keeps rows 16-byte aligned for LDS.128.
+// - B is copied as 16-byte vectors when its rows are 16-byte aligned (ldb %
+//   4 == 0, aligned base), else 4 bytes per element; partial vectors at the
+//   right edge copy only their valid bytes and zero-fill the rest (cp.async
+//   src-size), rows past k copy nothing and zero-fill.
+// - Grouped block order (GROUP_M tile rows per group): consecutive blocks
+//   walk down a group's tile rows before moving right, so the blocks resident
+//   at one time share A's row panels and B's column panels in L2.
+// - C = A*A^T (AAT): both operands are rows of A (the "B" tile is A's rows,
+//   transposed like the A tile); only tiles on or below the diagonal run, and
+//   each off-diagonal tile also writes its mirror C[j][i] (a lane's 4
+//   consecutive rows become 4 consecutive columns there: float4 stores), so
+//   the symmetric product costs half the multiply-adds and is exactly
+//   symmetric.
+//
+// - Paired lanes (policy PAIRED_LANES): the lane grid is laid out so that
+//   lanes n and n^1 read the same A fragment and lanes n and n^2 the same B
+//   fragment. Shared memory returns 128 bytes (one register per lane) per
+//   cycle; an LDS.128 takes 4 return cycles unless such pairs share their
+//   addresses, then 2 (NVIDIA's rule for sm_70+; CUTLASS's SIMT lane layout
+//   RowMajorInterleaved<2> does the same). The row-major lane grid satisfies
+//   it for A only (lanes 4i..4i+3 share a row group) and B's LDS.128 take 4
+//   cycles: per warp and k 2*2 + 2*4 = 12 return cycles against 64 FFMA, with
+//   16 warps per SM 192 of every 256 cycles — near saturation once the
+//   cp.async writes are added. Paired: 2*2 + 2*2 = 8, 128 of 256 cycles.
+//
+// - Interior copies (policy INTERIOR_COPIES): a thread whose copies of a
+//   whole slab lie inside the matrices issues them unguarded, with immediate
+//   offsets; the guarded copies cost ~110 of the ~1240 instructions a warp
+//   issues per 128x128x16 slab (SASS), the unguarded ones ~25.
+//
+// - Serpentine multiply-adds (policy SERPENTINE_FMA): the micro-tile's
+//   products are issued row by row with the column order reversed on every
+//   other row, so the B register read last in one row is the first of the
+//   next (an operand-reuse hit at each row turn) and ptxas allocates the
+//   accumulators against fewer register-bank collisions with the B fragment:
+//   in the 128x128x16 main loop, FFMA whose two uncached sources share a bank
+//   parity drop from 26% to 12% (SASS). The profile of the plain order shows
+//   0.48 warps per issue stalled on dispatch (cuBLAS 0.10); the serpentine
+//   order measured +5% (4096^3) and +7% (8192^3). Results are bitwise the
+//   same: each accumulator still adds its k terms in order.
+//
+// Bottleneck: FFMA issue. Per k a lane does TM*TN FFMA against
+// (TM + TN) / 4 LDS.128: 64 : 4 for 8 x 8 (94% FFMA); the pipeline hides
+// global latency. Per slab the copies and bookkeeping add to that: FFMA are
+// 82% of the main loop's instructions with guarded copies (128x128x16),
+// 88% with interior copies, 90% with interior copies and BK = 32. Expected: 75-90% of the measured FP32 rate on large
+// squares (cuBLAS reaches ~77% of the datasheet peak), less where tiles are
+// ragged or too few to fill the GPU. Measured 77% with interior copies (H100,
+// BK 16 and 32 alike: issue share was not the limit); the shared-memory
+// return path is the next one (see "Paired lanes"): ~81% busy with the
+// row-major lane grid, ~56% with paired lanes, which should reach 80-84%.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "tessera/blocks/cp_async.cuh"
+#include "families/gemm/gemm_common.cuh"
+#include "families/gemm/cuda_rungs.hpp"
+#include "tessera/core/cuda_check.hpp"
+
+namespace tessera::gemm_impl::dev {
+
+using tessera::gpu::cp_async_16;
+using tessera::gpu::cp_async_4;
+using tessera::gpu::cp_async_commit;
+using tessera::gpu::cp_async_wait;
+
+// A tile configuration. Block tile BM x BN x BK, warp tile WM x WN, thread
+// micro-tile TM x TN, STAGES-deep cp.async pipeline, at least MIN_BLOCKS
+// resident blocks per SM (the register cap the compiler must meet),
+// whether whole k slabs get their own copy path, whether a thread whose
+// copies all fall inside the matrices takes the predicate-free one (see
+// copy_slab), and whether the lane grid pairs lanes for LDS.128 broadcasts
+// (lane_coords).
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int STAGES_, int MIN_BLOCKS_,
+          bool WHOLE_SLAB_COPIES_ = false, bool INTERIOR_COPIES_ = false, bool PAIRED_LANES_ = false,
+          bool SERPENTINE_FMA_ = false>
+struct WarpTiledPolicy {
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
+  static constexpr int STAGES = STAGES_, MIN_BLOCKS = MIN_BLOCKS_;
+  static constexpr bool WHOLE_SLAB_COPIES = WHOLE_SLAB_COPIES_;  // a copy path without k tests for whole slabs
+  static constexpr bool INTERIOR_COPIES = INTERIOR_COPIES_;      // ... and without bound tests for inner threads
+  static constexpr bool PAIRED_LANES = PAIRED_LANES_;            // lanes n, n^1 share A; n, n^2 share B
+  static constexpr bool SERPENTINE_FMA = SERPENTINE_FMA_;        // odd micro-tile rows run their columns backwards
+  static constexpr int WARPS_M = BM / WM, WARPS_N = BN / WN;
+  static constexpr int THREADS = 32 * WARPS_M * WARPS_N;
+  static constexpr int LANES_M = WM / TM, LANES_N = WN / TN;  // the lane grid of a warp
+  static constexpr int GROUPS_M = TM / 4, GROUPS_N = TN / 4;  // float4 groups per lane
+  static constexpr int PAD = 4;  // floats per shared row: conflict-free transposed writes, 16-byte rows
+  static constexpr int A_STRIDE = BM + PAD, B_STRIDE = BN + PAD;
+  static constexpr int STAGE_FLOATS = BK * (A_STRIDE + B_STRIDE);
+  static constexpr std::size_t SMEM_BYTES = std::size_t(STAGES) * STAGE_FLOATS * sizeof(float);
+  static constexpr unsigned GROUP_M = 8;  // tile rows per L2 group (the usual choice for 128-row tiles)
+
+  static_assert(BM % WM == 0 && BN % WN == 0, "warp tiles divide the block tile");
+  static_assert(WM % TM == 0 && WN % TN == 0 && LANES_M * LANES_N == 32, "32 lanes tile the warp tile");
+  static_assert(TM % 4 == 0 && TN % 4 == 0, "micro-tiles are made of float4 groups");
+  static_assert(BK % 8 == 0, "k slabs are whole 32-byte sectors (8 floats) of A's rows");
+  static_assert(BM % 32 == 0 && BN % 32 == 0, "the conflict-free transposed write needs rows % 32 == 0");
+  static_assert((8 * BM) % THREADS == 0 && (8 * BN) % THREADS == 0, "k-major copies: whole row groups per pass");
+  static_assert(THREADS % BK == 0 && BN % (4 * (THREADS / BK)) == 0, "B copies: whole k rows per thread group");
+  static_assert(STAGES >= 2, "a pipeline needs two stages at least");
+  static_assert(!PAIRED_LANES || (LANES_M % 2 == 0 && LANES_N % 2 == 0), "paired lanes: even lane grid sides");
+  static_assert(SMEM_BYTES <= 227 * 1024, "shared memory of one block on sm_90");
+  static_assert(THREADS <= 1024, "block size");
+};
+
+// ---- copies of one k slab into one pipeline stage --------------------------
+
+// Whole copies (the source entirely inside the matrix): the size is an
+// immediate, no source-size register, no select of a fallback address. The
+// interior path below issues these with immediate offsets only.
+__device__ __forceinline__ void cp_async_4_whole(float* smem, const float* gmem) {
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(dst), "l"(gmem) : "memory");
+}
+__device__ __forceinline__ void cp_async_16_whole(float* smem, const float* gmem) {
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(gmem) : "memory");
+}
+
+// Copies are stateful: each thread keeps one pointer into its part of the
+// source, advanced by one slab after each copy, and a validity mask — the
+// fewest registers next to the 64-128 accumulators (64-bit address
+// arithmetic per copy spilled at the 128-register cap of 2 blocks per SM).
+// Lane offsets are recomputed from threadIdx (a special register the
+// compiler can re-read) rather than kept; `ld` and `any` (a valid address
+// for the copies that read nothing) are kernel parameters: no registers.
+
+// A rows-x-K source read along k (A; A's rows as B of A*A^T), element (k, x)
+// at src[(x0 + x) * ld + k], written transposed: dst[k * STRIDE + x]. 4-byte
+// copies; thread tid copies k = tid % 8 (+ 8 per k group) of rows
+// tid / 8 + g * (THREADS / 8).
+template <class P, int X>
+struct KMajorCopy {
+  static constexpr int STRIDE = X + P::PAD;
+  static constexpr int ROW_STEP = P::THREADS / 8;  // rows between a thread's row groups
+  static constexpr int ROW_GROUPS = X / ROW_STEP;
+  static constexpr int K_GROUPS = P::BK / 8;
+  static_assert(ROW_GROUPS <= 32, "row validity fits a 32-bit mask");
+  const float* ptr;  // row x0 + tid / 8, column k0 + tid % 8 of the current slab
+  unsigned valid;    // bit g: row group g is inside the matrix
+
+  __device__ KMajorCopy(const float* src, std::size_t ld, std::size_t x0, std::size_t rows, unsigned tid) : valid(0) {
+    const std::size_t x = x0 + tid / 8;
+    ptr = src + x * ld + tid % 8;
+#pragma unroll
+    for (int g = 0; g < ROW_GROUPS; ++g)
+      if (x + std::size_t(g) * ROW_STEP < rows) valid |= 1u << g;
+  }
+
+  // Copies the slab (k_left = k still to go from its first k, capped at BK)
+  // into `stage` and moves to the next slab. `ld` comes from the kernel
+  // parameters on every call rather than a member: one register pair less.
+  __device__ __forceinline__ void copy(float* stage, unsigned k_left, std::size_t ld, const float* any) {
+    const unsigned k_lane = threadIdx.x % 8, dst = k_lane * STRIDE + threadIdx.x / 8;
+#pragma unroll
+    for (int kg = 0; kg < K_GROUPS; ++kg) {
+      const bool k_ok = kg * 8 + k_lane < k_left;
+#pragma unroll
+      for (int g = 0; g < ROW_GROUPS; ++g) {
+        const bool ok = k_ok && ((valid >> g) & 1u);
+        const float* src = ptr + std::size_t(g) * ROW_STEP * ld + kg * 8;
+        cp_async_4(stage + dst + kg * 8 * STRIDE + g * ROW_STEP, ok ? src : any, ok);
+      }
+    }
+    ptr += P::BK;
+  }
+
+  // Interior path (P::INTERIOR_COPIES): all of this thread's rows inside the
+  // matrix and the slab whole — no tests, the k offsets immediates, one
+  // 64-bit add per row group.
+  static constexpr unsigned ALL_ROWS = ROW_GROUPS == 32 ? ~0u : (1u << ROW_GROUPS) - 1u;
+  __device__ __forceinline__ bool interior() const { return valid == ALL_ROWS; }
+  __device__ __forceinline__ void copy_interior(float* stage, std::size_t ld) {
+    float* dst = stage + (threadIdx.x % 8) * STRIDE + threadIdx.x / 8;
+    const float* row = ptr;
+#pragma unroll
+    for (int g = 0; g < ROW_GROUPS; ++g) {
+#pragma unroll
+      for (int kg = 0; kg < K_GROUPS; ++kg) cp_async_4_whole(dst + kg * 8 * STRIDE + g * ROW_STEP, row + kg * 8);
+      row += std::size_t(ROW_STEP) * ld;
+    }
+    ptr += P::BK;
+  }
+};
+
+// B (row-major K x N) read along its rows, element (k, x) at
+// src[k * ld + x0 + x], to dst[k * STRIDE + x]. Each thread copies within one
+// k row, k = tid / LANES_ROW, the columns x = WIDTH * (tid % LANES_ROW +
+// j * LANES_ROW): one pointer with immediate offsets. VEC: 16-byte copies
+// (rows 16-byte aligned); else 4 bytes. A warp covers 32 / LANES_ROW rows of
+// LANES_ROW * WIDTH consecutive floats: whole sectors.
+template <class P, bool VEC>
+struct BRowCopy {
+  static constexpr int STRIDE = P::BN + P::PAD;
+  static constexpr int WIDTH = VEC ? 4 : 1;                     // floats per copy
+  static constexpr int LANES_ROW = P::THREADS / P::BK;          // threads per k row
+  static constexpr int PASSES = P::BN / (WIDTH * LANES_ROW);    // copies per thread
+  static_assert(P::THREADS % P::BK == 0 && PASSES * WIDTH * LANES_ROW == P::BN, "whole rows per thread group");
+  const float* ptr;  // row k0 + tid / LANES_ROW, first column of this thread, of the current slab
+  int cols_left;     // columns of B from this thread's first column on (clamped to int)
+
+  __device__ BRowCopy(const float* b, std::size_t ld, std::size_t x0, std::size_t cols, unsigned tid) {
+    const std::size_t col = x0 + (tid % LANES_ROW) * WIDTH;
+    const std::size_t left = col < cols ? cols - col : 0;
+    cols_left = static_cast<int>(left < std::size_t(P::BN) ? left : std::size_t(P::BN));
+    ptr = b + std::size_t(tid / LANES_ROW) * ld + col;
+  }
+
+  __device__ __forceinline__ void copy(float* stage, unsigned k_left, std::size_t ld, const float* any) {
+    const unsigned k_lane = threadIdx.x / LANES_ROW;
+    float* dst = stage + k_lane * STRIDE + (threadIdx.x % LANES_ROW) * WIDTH;
+    const bool k_ok = k_lane < k_left;
+#pragma unroll
+    for (int j = 0; j < PASSES; ++j) {
+      const int left = cols_left - j * LANES_ROW * WIDTH;  // columns from this copy's first on
+      const int n = !k_ok || left <= 0 ? 0 : 4 * (left < WIDTH ? left : WIDTH);
+      const float* src = n > 0 ? ptr + j * LANES_ROW * WIDTH : any;
+      if constexpr (VEC) cp_async_16(dst + j * LANES_ROW * WIDTH, src, n);
+      else cp_async_4(dst + j * LANES_ROW * WIDTH, src, n > 0);
+    }
+    ptr += std::size_t(P::BK) * ld;
+  }
+
+  // Interior path (P::INTERIOR_COPIES): every column this thread copies is
+  // inside B (its last copy ends EXTENT columns past its first) and the slab
+  // is whole — no tests, immediate offsets.
+  static constexpr int EXTENT = (PASSES - 1) * LANES_ROW * WIDTH + WIDTH;
+  __device__ __forceinline__ bool interior() const { return cols_left >= EXTENT; }
+  __device__ __forceinline__ void copy_interior(float* stage, std::size_t ld) {
+    float* dst = stage + (threadIdx.x / LANES_ROW) * STRIDE + (threadIdx.x % LANES_ROW) * WIDTH;
+#pragma unroll
+    for (int j = 0; j < PASSES; ++j) {
+      if constexpr (VEC) cp_async_16_whole(dst + j * LANES_ROW * WIDTH, ptr + j * LANES_ROW * WIDTH);
+      else cp_async_4_whole(dst + j * LANES_ROW * WIDTH, ptr + j * LANES_ROW * WIDTH);
+    }
+    ptr += std::size_t(P::BK) * ld;
+  }
+};
+
+// ---- lane layout -------------------------------------------------------------
+
+// A lane's place (lm, ln) in its warp's LANES_M x LANES_N grid. Row-major:
+// lm = lane / LANES_N, ln = lane % LANES_N. Paired (P::PAIRED_LANES): bit 0
+// of the lane picks ln's low bit, bit 1 lm's low bit, the bits above the
+// rest (row-major over 2 x 2 quads), so that lm does not depend on bit 0 and
+// ln not on bit 1 — lanes n, n^1 load the same A words, lanes n, n^2 the
+// same B words: LDS.128 in 2 return cycles instead of 4. A bijection onto
+// the grid; a warp's set of fragment addresses (and so its bank pattern) is
+// the row-major one's.
+template <class P>
+__device__ __forceinline__ void lane_coords(unsigned lane, unsigned& lm, unsigned& ln) {
+  if constexpr (P::PAIRED_LANES) {
+    const unsigned quad = lane / 4;
+    lm = ((lane >> 1) & 1u) + 2 * (quad / (P::LANES_N / 2));
+    ln = (lane & 1u) + 2 * (quad % (P::LANES_N / 2));
+  } else {
+    lm = lane / P::LANES_N;
+    ln = lane % P::LANES_N;
+  }
+}
+
+// ---- block order -----------------------------------------------------------
+
+// Grouped order: GROUP_M tile rows at a time, down the group's rows first.
+__device__ __forceinline__ void grouped_tile(unsigned id, unsigned tiles_m, unsigned tiles_n, unsigned group_m,
+                                             unsigned& tm, unsigned& tn) {
+  const unsigned per_group = group_m * tiles_n;
+  const unsigned first_m = id / per_group * group_m;
+  const unsigned rows = tiles_m - first_m < group_m ? tiles_m - first_m : group_m;
+  const unsigned in_group = id % per_group;
+  tm = first_m + in_group % rows;
+  tn = in_group / rows;
+}
+
+// ---- the kernel ------------------------------------------------------------
+
+// The main loop: acc = the block's tile (tm, tn) of A*B over the k slabs
+// [slab_begin, slab_end) (slab t covers k = t * BK .. t * BK + BK - 1; the
+// last slab of the matrix may be ragged and is zero-filled past k). The
+// data-parallel kernel runs every slab; the stream-K kernel
+// (10_warp_tiled_sk.cuh) runs sub-ranges. The caller synchronises the block
+// before the shared stages are written again.
+template <class P, bool B_VEC, bool AAT>
+__device__ __forceinline__ void warp_tiled_mainloop(const GemmArgs& p, float* smem, unsigned tm, unsigned tn,
+                                                    unsigned slab_begin, unsigned slab_end,
+                                                    float (&acc)[P::TM][P::TN]) {
+  const unsigned tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+  const std::size_t bm0 = std::size_t(tm) * P::BM, bn0 = std::size_t(tn) * P::BN;
+
+  KMajorCopy<P, P::BM> copy_a(p.a, p.lda, bm0, p.m, tid);
+  using BCopy = std::conditional_t<AAT, KMajorCopy<P, P::BN>, BRowCopy<P, B_VEC>>;
+  BCopy copy_b = [&] {
+    if constexpr (AAT) return BCopy(p.a, p.lda, bn0, p.n, tid);
+    else return BCopy(p.b, p.ldb, bn0, p.n, tid);
+  }();
+  if (slab_begin != 0) {  // a k sub-range: start the copies at its first slab
+    copy_a.ptr += std::size_t(slab_begin) * P::BK;
+    copy_b.ptr += std::size_t(slab_begin) * P::BK * (AAT ? 1 : p.ldb);
+  }
+
+  // Slabs are issued in order; supports(): k < 2^31.
+  const unsigned slabs = slab_end - slab_begin;
+  auto stage = [&](unsigned s) { return smem + s * P::STAGE_FLOATS; };
+  auto copy_slab = [&](unsigned s, unsigned slab) {
+    const std::size_t k_left = p.k - std::size_t(slab) * P::BK;
+    const unsigned left = k_left < std::size_t(P::BK) ? static_cast<unsigned>(k_left) : P::BK;
+    float* base = stage(s);
+    // INTERIOR_COPIES: each copier decides for itself (a thread's copies lie
+    // wholly inside or not); both paths advance its pointer by one slab.
+    if constexpr (P::INTERIOR_COPIES) {
+      const std::size_t ld_b = AAT ? p.lda : p.ldb;
+      if (left == P::BK && copy_a.interior()) copy_a.copy_interior(base, p.lda);
+      else copy_a.copy(base, left, p.lda, p.a);
+      if (left == P::BK && copy_b.interior()) copy_b.copy_interior(base + P::BK * P::A_STRIDE, ld_b);
+      else copy_b.copy(base + P::BK * P::A_STRIDE, left, ld_b, AAT ? p.a : p.b);
+    } else if (P::WHOLE_SLAB_COPIES && left == P::BK) {
+      // WHOLE_SLAB_COPIES: every slab but the last is whole, and with k_left a
+      // constant there the k tests fold away. Register allocation decides
+      // which way spills at the cap (policies file).
+      copy_a.copy(base, P::BK, p.lda, p.a);
+      copy_b.copy(base + P::BK * P::A_STRIDE, P::BK, AAT ? p.lda : p.ldb, AAT ? p.a : p.b);
+    } else {
+      copy_a.copy(base, left, p.lda, p.a);
+      copy_b.copy(base + P::BK * P::A_STRIDE, left, AAT ? p.lda : p.ldb, AAT ? p.a : p.b);
+    }
+  };
+
+  // Prologue: slabs 0 .. STAGES-2 of the range in flight (a group per slab,
+  // empty or not, so that group counts match slab numbers).
+#pragma unroll
+  for (int s = 0; s < P::STAGES - 1; ++s) {
+    if (unsigned(s) < slabs) copy_slab(s, slab_begin + s);
+    cp_async_commit();
+  }
+
+  // This lane's fragments: rows wm*WM + g*LANES_M*4 + lm*4 + (0..3), columns likewise.
+  const unsigned wm = warp / P::WARPS_N, wn = warp % P::WARPS_N;
+  unsigned lm, ln;
+  lane_coords<P>(lane, lm, ln);
+  const unsigned a_off = wm * P::WM + lm * 4, b_off = wn * P::WN + ln * 4;
+
+#pragma unroll
+  for (int i = 0; i < P::TM; ++i)
+#pragma unroll
+    for (int j = 0; j < P::TN; ++j) acc[i][j] = 0.0f;
+
+  unsigned read_stage = 0;  // the stage written this iteration is the one read last iteration
+  for (unsigned t = 0; t < slabs; ++t) {
+    cp_async_wait<P::STAGES - 2>();  // slab t has landed (this thread's copies) ...
+    __syncthreads();                 // ... everyone's; and slab t-1's stage is free again
+    if (t + P::STAGES - 1 < slabs)
+      copy_slab(read_stage == 0 ? P::STAGES - 1 : read_stage - 1, slab_begin + t + P::STAGES - 1);
+    cp_async_commit();
+
+    const float* As = stage(read_stage);
+    const float* Bs = As + P::BK * P::A_STRIDE;
+#pragma unroll
+    for (int k = 0; k < P::BK; ++k) {
+      float a[P::TM], b[P::TN];
+#pragma unroll
+      for (int g = 0; g < P::GROUPS_M; ++g) {
+        const float4 v = *reinterpret_cast<const float4*>(As + k * P::A_STRIDE + a_off + g * P::LANES_M * 4);
+        a[4 * g] = v.x, a[4 * g + 1] = v.y, a[4 * g + 2] = v.z, a[4 * g + 3] = v.w;
+      }
+#pragma unroll
+      for (int g = 0; g < P::GROUPS_N; ++g) {
+        const float4 v = *reinterpret_cast<const float4*>(Bs + k * P::B_STRIDE + b_off + g * P::LANES_N * 4);
+        b[4 * g] = v.x, b[4 * g + 1] = v.y, b[4 * g + 2] = v.z, b[4 * g + 3] = v.w;
+      }
+#pragma unroll
+      for (int i = 0; i < P::TM; ++i)
+#pragma unroll
+        for (int jj = 0; jj < P::TN; ++jj) {
+          const int j = P::SERPENTINE_FMA && (i & 1) ? P::TN - 1 - jj : jj;
+          acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+        }
+    }
+    read_stage = read_stage + 1 == P::STAGES ? 0 : read_stage + 1;
+  }
+  cp_async_wait<0>();  // nothing real is pending (the last groups are empty); keep it explicit
+}
+
+// This thread's place in the block tile after the main loop: recomputed from
+// a fresh read of the special register (keeping the offsets live across the
+// loop spilled at the 128-register cap; volatile asm reads are not merged
+// with the ones before the loop). a_off: the first of its rows, b_off: of
+// its columns.
+template <class P>
+__device__ __forceinline__ void epilogue_offsets(unsigned& a_off, unsigned& b_off) {
+  unsigned tid_again;
+  asm volatile("mov.u32 %0, %%tid.x;" : "=r"(tid_again));
+  const unsigned w = tid_again / 32;
+  unsigned lm_e, ln_e;
+  lane_coords<P>(tid_again % 32, lm_e, ln_e);
+  a_off = (w / P::WARPS_N) * P::WM + lm_e * 4;
+  b_off = (w % P::WARPS_N) * P::WN + ln_e * 4;
+}
+
+// The block index, re-read after the main loop (see epilogue_offsets).
+__device__ __forceinline__ unsigned block_index_again() {
+  unsigned block_again;
+  asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(block_again));
+  return block_again;
+}
+
+// Epilogue: C = alpha * acc + beta * C for tile (tm, tn), C[row][col .. col+3]
+// per float4 group of the micro-tile (A*A^T: and the mirror tile).
+template <class P, bool AAT>
+__device__ __forceinline__ void warp_tiled_epilogue(const GemmArgs& p, unsigned tm, unsigned tn, bool c_vec,
+                                                    const float (&acc)[P::TM][P::TN]) {
+  unsigned a_off_e, b_off_e;
+  epilogue_offsets<P>(a_off_e, b_off_e);
+  const std::size_t bm0_e = std::size_t(tm) * P::BM, bn0_e = std::size_t(tn) * P::BN;
+  const bool mirror = AAT && tm != tn;
+#pragma unroll
+  for (int gi = 0; gi < P::GROUPS_M; ++gi) {
+    const std::size_t row_base = bm0_e + a_off_e + gi * P::LANES_M * 4;
+#pragma unroll
+    for (int gj = 0; gj < P::GROUPS_N; ++gj) {
+      const std::size_t col_base = bn0_e + b_off_e + gj * P::LANES_N * 4;
+#pragma unroll
+      for (int r = 0; r < 4; ++r) {
+        const std::size_t row = row_base + r;
+        if (row < p.m) {
+          const float v[4] = {acc[4 * gi + r][4 * gj], acc[4 * gi + r][4 * gj + 1], acc[4 * gi + r][4 * gj + 2],
+                              acc[4 * gi + r][4 * gj + 3]};
+          store4_scaled(p.c + row * p.ldc, col_base, p.n, v, p.alpha, p.beta, c_vec);
+        }
+      }
+      if (mirror) {  // C[col][row_base .. +3] = the same products, transposed
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+          const std::size_t col = col_base + c;
+          if (col < p.n) {
+            const float v[4] = {acc[4 * gi][4 * gj + c], acc[4 * gi + 1][4 * gj + c], acc[4 * gi + 2][4 * gj + c],
+                                acc[4 * gi + 3][4 * gj + c]};
+            store4_scaled(p.c + col * p.ldc, row_base, p.m, v, p.alpha, p.beta, c_vec);
+          }
+        }
+      }
+    }
+  }
+}
+
+// The tile of block `id`: grouped order for A*B, the lower triangle for A*A^T.
+template <class P, bool AAT>
+__device__ __forceinline__ void block_tile(unsigned id, unsigned tiles_m, unsigned tiles_n, unsigned& tm,
+                                           unsigned& tn) {
+  if constexpr (AAT) triangle_tile(id, tm, tn);
+  else grouped_tile(id, tiles_m, tiles_n, P::GROUP_M, tm, tn);
+}
+
+// One block per output tile, every k slab (data-parallel).
+template <class P, bool B_VEC, bool AAT>
+__global__ void __launch_bounds__(P::THREADS, P::MIN_BLOCKS)
+    gemm_warp_tiled_kernel(GemmArgs p, unsigned tiles_m, unsigned tiles_n, bool c_vec) {
+  extern __shared__ float4 smem_vec[];  // float4: 16-byte alignment of the dynamic buffer
+  unsigned tm, tn;
+  block_tile<P, AAT>(blockIdx.x, tiles_m, tiles_n, tm, tn);
+  const unsigned slabs = static_cast<unsigned>((p.k + P::BK - 1) / P::BK);  // supports(): k < 2^31
+  float acc[P::TM][P::TN];
+  warp_tiled_mainloop<P, B_VEC, AAT>(p, reinterpret_cast<float*>(smem_vec), tm, tn, 0, slabs, acc);
+  block_tile<P, AAT>(block_index_again(), tiles_m, tiles_n, tm, tn);  // not kept live across the loop
+  warp_tiled_epilogue<P, AAT>(p, tm, tn, c_vec, acc);
+}
+
+// ---- host side ---------------------------------------------------------------
+
+// Raises the dynamic shared-memory limit of one instantiation once per device
+// (the default is 48 KiB) and, when asked, returns the blocks of it an SM holds.
+template <class P, bool B_VEC, bool AAT>
+int prepare_kernel(bool query_occupancy) {
+  static std::atomic<std::uint64_t> prepared{0};  // bit d: device d done
+  const auto kernel = gemm_warp_tiled_kernel<P, B_VEC, AAT>;
+  int device = 0;
+  TESSERA_CUDA(cudaGetDevice(&device));
+  const std::uint64_t bit = device < 64 ? std::uint64_t(1) << device : 0;
+  if (bit == 0 || !(prepared.load(std::memory_order_relaxed) & bit)) {
+    TESSERA_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(P::SMEM_BYTES)));
+    prepared.fetch_or(bit, std::memory_order_relaxed);
+  }
+  int blocks = 0;
+  if (query_occupancy)
+    TESSERA_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, P::THREADS, P::SMEM_BYTES));
+  return blocks;
+}
+
+template <class P, bool B_VEC, bool AAT>
+void launch_warp_tiled(const GemmCall& call, const char* name) {
+  const auto& s = call.spec;
+  if (s.m == 0 || s.n == 0) return;
+  const auto tiles_m = detail::div_up(s.m, P::BM), tiles_n = detail::div_up(s.n, P::BN);
+  // A*A^T runs the tiles on and below the diagonal only.
+  std::size_t tiles = tile_count(s.m, s.n, P::BM, P::BN, name);  // throws past a grid's capacity
+  if constexpr (AAT) tiles = tiles_m * (tiles_m + 1) / 2;
+  GemmArgs args = args_of(call);
+  if constexpr (AAT) {
+    args.b = args.a;  // the right operand is A^T: A's rows
+    args.ldb = args.lda;
+  }
+  prepare_kernel<P, B_VEC, AAT>(false);
+  detail::launch(name, gemm_warp_tiled_kernel<P, B_VEC, AAT>, dim3(static_cast<unsigned>(tiles)), dim3(P::THREADS), P::SMEM_BYTES, call.stream,
+                 s.m * s.n, args, static_cast<unsigned>(tiles_m), static_cast<unsigned>(tiles_n),
+                 rows_aligned16(call.c, s.ldc));
+}
+
+// C = A*B with configuration P: 16-byte B copies when B's rows allow them.
+template <class P>
+void run_warp_tiled_ab(const GemmCall& call) {
+  if (rows_aligned16(call.b, call.spec.ldb)) launch_warp_tiled<P, true, false>(call, "gemm_warp_tiled_kernel (A*B)");
+  else launch_warp_tiled<P, false, false>(call, "gemm_warp_tiled_kernel (A*B, 4-byte B copies)");
+}
+
+// Symmetric C = A*A^T (square tiles only: the mirrored write).
+template <class P>
+void run_warp_tiled_aat(const GemmCall& call) {
+  static_assert(P::BM == P::BN, "the mirrored write needs square tiles");
+  launch_warp_tiled<P, false, true>(call, "gemm_warp_tiled_kernel (A*A^T)");
+}
+
+// Resident blocks per SM of the A*B kernel (vector B copies) on the current device.
+template <class P>
+int warp_tiled_resident_blocks() {
+  return prepare_kernel<P, true, false>(true);
+}
+
+template <class P>
+WarpTiledKernels warp_tiled_kernels() {
+  void (*aat)(const GemmCall&) = nullptr;
+  if constexpr (P::BM == P::BN) aat = run_warp_tiled_aat<P>;
+  return {P::BM, P::BN, P::BK, run_warp_tiled_ab<P>, aat, warp_tiled_resident_blocks<P>};
+}
+
+}  // namespace tessera::gemm_impl::dev

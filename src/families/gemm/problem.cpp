@@ -1,0 +1,324 @@
+// The GEMM pattern as the harness sees it: seeded inputs with marked padding,
+// the expected answer (gemm_check.hpp), poisoned outputs, the cost model and
+// the verify / bench problem lists.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "harness/generate.hpp"
+#include "harness/matrix.hpp"
+#include "families/gemm/problem_check.hpp"
+#include "families/register_all.hpp"
+#include "families/gemm/contract.hpp"
+#include "tessera/gemm.hpp"
+
+#if TESSERA_HAVE_CUDA
+#include <cuda_runtime_api.h>
+
+#include "tessera/core/buffer.hpp"
+#include "tessera/core/cuda_check.hpp"
+#endif
+
+namespace tessera::harness {
+
+namespace {
+
+using gemm_impl::Fill;
+using gemm_impl::GemmOp;
+using gemm_impl::GemmSpec;
+using gemm_impl::GemmVariant;
+
+// One problem: the product, its shape, padding and scalars.
+struct Case {
+  GemmOp op;
+  std::size_t m, n, k;
+  std::size_t pad_a = 0, pad_b = 0, pad_c = 0;  // leading dimension = columns + pad
+  float alpha = 1, beta = 0;
+  Distribution dist = Distribution::uniform;
+
+  // Leading dimensions are at least 1 (BLAS): an empty row still has one
+  // padding element, which must stay untouched.
+  GemmSpec spec() const {
+    auto ld = [](std::size_t cols, std::size_t pad) { return std::max<std::size_t>(1, cols + pad); };
+    return {op, m, n, k, ld(k, pad_a), op == GemmOp::ab ? ld(n, pad_b) : 0, ld(n, pad_c)};
+  }
+};
+
+Case ab(std::size_t m, std::size_t n, std::size_t k) { return {GemmOp::ab, m, n, k}; }
+Case aat(std::size_t m, std::size_t k) { return {GemmOp::aat, m, m, k}; }
+Case padded(Case c, std::size_t pa, std::size_t pb, std::size_t pc) {
+  c.pad_a = pa;
+  c.pad_b = pb;
+  c.pad_c = pc;
+  return c;
+}
+Case scaled(Case c, float alpha, float beta) {
+  c.alpha = alpha;
+  c.beta = beta;
+  return c;
+}
+Case with(Case c, Distribution d) {
+  c.dist = d;
+  return c;
+}
+
+std::string case_label(const Case& c) {
+  const GemmSpec s = c.spec();
+  std::string label = c.op == GemmOp::ab ? fmt::format("ab m={} n={} k={}", s.m, s.n, s.k)
+                                         : fmt::format("aat m={} k={}", s.m, s.k);
+  if (c.pad_a || c.pad_b || c.pad_c)
+    label += c.op == GemmOp::ab ? fmt::format(" ld={}/{}/{}", s.lda, s.ldb, s.ldc) : fmt::format(" ld={}/{}", s.lda, s.ldc);
+  if (c.alpha != 1 || c.beta != 0) label += fmt::format(" alpha={} beta={}", c.alpha, c.beta);
+  return label;
+}
+
+// Multiply-adds of the product (A*A^T: the full square, as a GEMM does them).
+std::uint64_t macs_of(const GemmSpec& s) { return std::uint64_t(s.m) * s.n * s.k; }
+
+// A rows x ld matrix of `dist` values, padding marked (harness/matrix.hpp).
+std::vector<float> input_matrix(const MatrixLayout& layout, std::uint64_t seed, Distribution dist) {
+  std::vector<float> x(std::max<std::size_t>(1, layout.rows * layout.ld));
+  fill_matrix(x.data(), Dtype::f32, layout, seed, dist);
+  return x;
+}
+
+class GemmProblem;
+
+class GemmInstance final : public Instance {
+ public:
+  GemmInstance(const GemmProblem& p, const GemmVariant& v);
+  void run(stream_t stream) override;
+  CheckResult check(stream_t stream) override;
+
+ private:
+  const GemmProblem& problem_;
+  const GemmVariant& variant_;
+  std::vector<float> host_c_;
+  std::vector<unsigned char> host_ws_;
+#if TESSERA_HAVE_CUDA
+  DeviceBuffer<float> dev_c_;
+  DeviceBytes dev_ws_;
+#endif
+};
+
+class GemmProblem final : public Problem {
+ public:
+  GemmProblem(const Case& c, std::uint64_t seed, bool gpu) : case_(c), gpu_(gpu) {
+    const GemmSpec s = c.spec();
+    in_.spec = s;
+    in_.alpha = c.alpha;
+    in_.beta = c.beta;
+    in_.a = input_matrix({s.m, s.k, s.lda}, seed, c.dist);
+    if (s.op == GemmOp::ab) in_.b = input_matrix({s.k, s.n, s.ldb}, seed + 1, c.dist);
+    else in_.b.assign(1, 0.0f);
+    if (c.beta != 0) {  // C0's padding: the poison the check expects to find there
+      in_.c0 = input_matrix(in_.layout_c(), seed + 2, Distribution::uniform);
+      for (std::size_t i = 0; i < s.m; ++i)
+        std::memset(in_.c0.data() + i * s.ldc + s.n, gemm::POISON_BYTE, (s.ldc - s.n) * sizeof(float));
+    }
+    desc_ = {"gemm", case_label(c), "float", std::string(gemm_impl::to_string(s.op)), "", std::string(to_string(c.dist)),
+             {s.m, s.n, s.k}};
+    expected_ = std::make_unique<gemm::Expected>(in_, seed ^ 0x5EED5EEDull);
+#if TESSERA_HAVE_CUDA
+    if (gpu_) {
+      dev_a_ = DeviceBuffer<float>(in_.a.size(), "gemm A");
+      dev_a_.upload(in_.a.data(), in_.a.size());
+      dev_b_ = DeviceBuffer<float>(in_.b.size(), "gemm B");
+      dev_b_.upload(in_.b.data(), in_.b.size());
+    }
+#endif
+  }
+
+  const ProblemDesc& desc() const override { return desc_; }
+
+  Cost cost() const override {
+    const GemmSpec& s = in_.spec;
+    const double c_bytes = 4.0 * double(s.m) * double(s.n) * (in_.beta != 0 ? 2 : 1);
+    if (s.op == GemmOp::ab)
+      return {4.0 * (double(s.m) * s.k + double(s.k) * s.n) + c_bytes, 2.0 * double(s.m) * s.n * s.k, Bound::compute};
+    // A*A^T: one triangle (diagonal included) is the arithmetic that must be
+    // done, as SYRK counts it: m (m + 1) k flops.
+    return {4.0 * double(s.m) * s.k + c_bytes, double(s.m) * double(s.m + 1) * s.k, Bound::compute};
+  }
+
+  bool supports(const VariantInfo& v) const override {
+    const GemmVariant* gv = gemm_impl::find_variant(v.name);
+    if (gv == nullptr || (v.backend == Backend::cuda && !gpu_) || !gv->supports(in_.spec)) return false;
+    return gv->harness_max_macs == 0 || macs_of(in_.spec) <= gv->harness_max_macs;
+  }
+
+  std::string api_pick(bool gpu) const override { return gpu ? (case_.op == GemmOp::ab ? gemm_default_variant(case_.m, case_.n, case_.k) : gemm_aat_default_variant(case_.m, case_.k)) : "cpu_openmp"; }
+  std::unique_ptr<Instance> bind(const VariantInfo& v) override {
+    return std::make_unique<GemmInstance>(*this, *gemm_impl::find_variant(v.name));
+  }
+
+  const gemm::Inputs& inputs() const { return in_; }
+  const gemm::Expected& expected() const { return *expected_; }
+  std::size_t c_elements() const { return std::max<std::size_t>(1, in_.spec.m * in_.spec.ldc); }
+#if TESSERA_HAVE_CUDA
+  const float* dev_a() const { return dev_a_.data(); }
+  const float* dev_b() const { return dev_b_.data(); }
+#endif
+
+ private:
+  Case case_;
+  bool gpu_;
+  gemm::Inputs in_;
+  ProblemDesc desc_;
+  std::unique_ptr<gemm::Expected> expected_;
+#if TESSERA_HAVE_CUDA
+  DeviceBuffer<float> dev_a_, dev_b_;
+#endif
+};
+
+GemmInstance::GemmInstance(const GemmProblem& p, const GemmVariant& v) : problem_(p), variant_(v) {
+  const std::size_t ws = v.workspace_bytes(p.inputs().spec);
+  if (v.info.backend == Backend::cpu) {
+    host_c_.resize(p.c_elements());
+    host_ws_.resize(ws);
+    return;
+  }
+#if TESSERA_HAVE_CUDA
+  dev_c_ = DeviceBuffer<float>(p.c_elements(), "gemm C");
+  dev_ws_ = DeviceBytes(ws, "gemm workspace");
+#endif
+}
+
+void GemmInstance::run(stream_t stream) {
+  const auto& in = problem_.inputs();
+  if (variant_.info.backend == Backend::cpu) {
+    variant_.run({in.spec, in.alpha, in.beta, in.a.data(), in.spec.op == GemmOp::ab ? in.b.data() : nullptr,
+                  host_c_.data(), host_ws_.data(), nullptr});
+    return;
+  }
+#if TESSERA_HAVE_CUDA
+  variant_.run({in.spec, in.alpha, in.beta, problem_.dev_a(), in.spec.op == GemmOp::ab ? problem_.dev_b() : nullptr,
+                dev_c_.data(), dev_ws_.data(), stream});
+#else
+  (void)stream;
+#endif
+}
+
+// C starts as C0 (beta != 0) or all poison (beta == 0: a variant must not
+// read it, and every element it fails to write stays NaN); the padding
+// columns hold the poison bits either way.
+CheckResult GemmInstance::check(stream_t stream) {
+  const auto& in = problem_.inputs();
+  const std::size_t count = problem_.c_elements();
+  std::vector<float> got;
+  if (variant_.info.backend == Backend::cpu) {
+    if (in.beta != 0) std::copy(in.c0.begin(), in.c0.end(), host_c_.begin());
+    else std::memset(host_c_.data(), gemm::POISON_BYTE, count * sizeof(float));
+    run(stream);
+    return problem_.expected().compare(host_c_.data(), variant_.fill);
+  }
+#if TESSERA_HAVE_CUDA
+  if (in.beta != 0) dev_c_.upload(in.c0.data(), in.c0.size());
+  else TESSERA_CUDA(cudaMemsetAsync(dev_c_.data(), gemm::POISON_BYTE, count * sizeof(float), stream));
+  run(stream);
+  TESSERA_CUDA(cudaStreamSynchronize(stream));
+  TESSERA_CUDA(cudaGetLastError());
+  got.resize(count);
+  dev_c_.download(got.data(), count);
+#endif
+  return problem_.expected().compare(got.data(), variant_.fill);
+}
+
+// ---- problem lists ----------------------------------------------------------
+
+// Verify: degenerate shapes, primes, tile multiples and tile +- 1 for every
+// tile size of the ladder (16, 32, 64, 128, 256), vectors, padded and
+// misaligned leading dimensions (odd ld: no 16-byte row alignment), alpha /
+// beta, and one problem past FULL_REFERENCE_MACS (sampled check).
+std::vector<Case> gpu_verify_cases() {
+  return {
+      ab(1, 1, 1), ab(1, 1, 7), scaled(ab(5, 3, 0), 1, 0.5f), ab(0, 7, 5), ab(7, 0, 5), ab(2, 3, 5),
+      ab(17, 19, 23), scaled(ab(31, 33, 65), 0.75f, -0.5f), ab(64, 64, 64), ab(127, 129, 257),
+      with(ab(128, 128, 128), Distribution::small), ab(129, 127, 8), scaled(ab(255, 257, 33), -1.25f, 1),
+      scaled(ab(256, 256, 256), 0.75f, -0.5f), ab(1, 1000, 1000), ab(1000, 1, 1000), ab(1000, 1000, 1),
+      padded(ab(333, 555, 777), 1, 3, 5), padded(scaled(ab(500, 300, 200), 2, 0.25f), 4, 4, 4),
+      ab(257, 520, 1031), ab(1000, 3000, 777), with(ab(384, 640, 96), Distribution::constant),
+      ab(2047, 2049, 1025),  // sampled check
+      aat(1, 1), aat(1, 9), scaled(aat(5, 0), 1, 0.5f), aat(17, 23), scaled(aat(33, 64), 0.75f, -0.5f),
+      aat(127, 129), aat(128, 128), scaled(aat(129, 300), -1.25f, 1), padded(aat(300, 1000), 1, 0, 3),
+      padded(aat(260, 96), 4, 0, 4), aat(1000, 777), aat(2049, 1025),  // the last: sampled
+  };
+}
+
+// --quick (the sanitizers run these for every variant): small, still ragged.
+std::vector<Case> quick_cases() {
+  return {ab(1, 1, 1),
+          ab(17, 19, 23),
+          ab(64, 64, 64),
+          scaled(ab(129, 127, 8), 0.75f, -0.5f),
+          padded(ab(131, 257, 67), 1, 3, 5),
+          ab(200, 300, 100),
+          aat(33, 17),
+          scaled(padded(aat(129, 70), 1, 0, 3), 0.75f, -0.5f)};
+}
+
+// No GPU: the CPU rungs at sizes a 2-core machine checks in seconds.
+std::vector<Case> cpu_verify_cases() {
+  auto v = quick_cases();
+  for (const Case& c : {scaled(ab(0, 5, 3), 1, 0), scaled(ab(5, 3, 0), 1, 0.5f), padded(ab(300, 200, 150), 4, 4, 4),
+                        aat(250, 130)})
+    v.push_back(c);
+  return v;
+}
+
+// --large: C past 2^31 elements (64-bit indexing in every kernel), k small.
+std::vector<Case> large_cases() { return {ab(50000, 43000, 4), aat(46341, 4)}; }
+
+class GemmPattern final : public Pattern {
+ public:
+  std::string_view name() const override { return "gemm"; }
+
+  std::vector<VariantInfo> variants() const override {
+    std::vector<VariantInfo> out;
+    for (const auto& v : gemm_impl::all_variants()) out.push_back(v.info);
+    return out;
+  }
+
+  std::vector<ProblemFactory> verify_problems(const RunOptions& o) const override {
+    std::vector<Case> cases;
+    if (o.size) cases = {ab(*o.size, *o.size, *o.size), aat(*o.size, *o.size)};
+    else if (o.quick) cases = quick_cases();
+    else cases = o.gpu ? gpu_verify_cases() : cpu_verify_cases();
+    if (o.large && o.gpu)
+      for (const Case& c : large_cases()) cases.push_back(c);
+    return factories(cases, o);
+  }
+
+  // GPU: the headline 4096^3 (cuBLAS reference point), then 8192^3, the odd
+  // 1000 x 3000 x 777 and A*A^T at 4096 x 4096. CPU: the same shapes, small.
+  std::vector<ProblemFactory> bench_problems(const RunOptions& o) const override {
+    std::vector<Case> cases;
+    if (o.size) cases = {ab(*o.size, *o.size, *o.size), aat(*o.size, *o.size)};
+    else if (o.gpu) cases = {ab(4096, 4096, 4096), ab(8192, 8192, 8192), ab(1000, 3000, 777), aat(4096, 4096)};
+    else cases = {ab(512, 512, 512), ab(1024, 1024, 1024), ab(300, 500, 277), aat(1024, 1024)};
+    if (o.headline && !o.size) cases.resize(1);
+    return factories(cases, o);
+  }
+
+ private:
+  static std::vector<ProblemFactory> factories(const std::vector<Case>& cases, const RunOptions& o) {
+    std::vector<ProblemFactory> out;
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      const Case c = cases[i];
+      const std::uint64_t seed = o.seed + i;
+      const bool gpu = o.gpu;
+      out.push_back({case_label(c), [c, seed, gpu] { return std::make_unique<GemmProblem>(c, seed, gpu); }});
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pattern> make_gemm_pattern() { return std::make_unique<GemmPattern>(); }
+
+}  // namespace tessera::harness

@@ -1,0 +1,68 @@
+// The CUDA GEMM ladders, one line per variant: name, step, kind, what the
+// step adds (and the seed section it comes from), determinism, what it
+// writes, the harness limit, and the functions of its rung (rungs.hpp).
+// Steps 2-10: C = A*B; steps 12-15: C = A*A^T.
+#if TESSERA_HAVE_CUDA  // the CUDA rows exist in CUDA builds only
+#include <array>
+#include <span>
+
+#include "families/gemm/cuda_rungs.hpp"
+#include "families/gemm/contract.hpp"
+#include "ladder/ladder.hpp"
+
+namespace tessera::gemm_impl {
+
+using namespace ladder::roles;
+
+namespace {
+
+constexpr Backend CUDA = Backend::cuda;
+constexpr Fill FULL = Fill::full;
+
+// Harness limit of the rungs that read operands from global memory in the
+// inner loop (steps 2-4, 12): at 2-3 TFLOP/s an 8192^3 product (2^39
+// multiply-adds) takes ~0.5 s a run, ~5 s with its repetitions; 4096^3 (2^36)
+// stays in, 8192^3 is skipped.
+constexpr std::uint64_t SLOW_RUNG_MAX_MACS = std::uint64_t(1) << 37;
+
+const std::array<GemmVariant, 31> cuda_table{{
+    {{"gemm", "naive", 2, CUDA, TAUGHT, "one thread per element of C, A and B read from global memory in the k loop (seed 000 GEMM C=AB Naive; seed 001 base kernel)", true}, FULL, SLOW_RUNG_MAX_MACS, is_ab, no_workspace, run_naive},
+    {{"gemm", "simple_blocked", 3, CUDA, TAUGHT, "w x w blocks, a warp per row of the C tile: A read as one broadcast word per warp, wasting 7/8 of each sector (seed 000 Simple Blocked; Best Practices 9.2.3.2)", true}, FULL, SLOW_RUNG_MAX_MACS, is_ab, no_workspace, run_simple_blocked},
+    {{"gemm", "shared_a_syncwarp", 4, CUDA, TAUGHT, "each warp stages its row of the A tile in shared memory (coalesced), ordered by __syncwarp only (seed 000 Tiling shared memory for A; Best Practices 9.2.3.2)", true}, FULL, SLOW_RUNG_MAX_MACS, is_ab, no_workspace, run_shared_a_syncwarp},
+    {{"gemm", "tiled_16", 5, CUDA, TAUGHT, "A and B tiles in shared memory, TILE_WIDTH 16, zero-fill on load, guarded store (seed 000 Tiling shared memory, handle boundary; seed 001)", true}, FULL, 0, is_ab, no_workspace, run_tiled_16},
+    {{"gemm", "tiled_32", 5, CUDA, TAUGHT, "A and B tiles in shared memory, TILE_WIDTH 32: 32 flops per float loaded (seed 000 Tiling shared memory; seed 001 tile-size arithmetic)", true}, FULL, 0, is_ab, no_workspace, run_tiled_32},
+    {{"gemm", "double_buffered", 6, CUDA, TAUGHT, "two pairs of 32x32 tiles: next tiles' loads in flight during the multiply-adds, one barrier per tile (seed 000 double buffer)", true}, FULL, 0, is_ab, no_workspace, run_double_buffered},
+    {{"gemm", "rect_tiles_s8", 7, CUDA, TAUGHT, "16x16 output tile, 16xS / Sx16 input tiles with S = 8: twice the barriers, idle loaders (seed 000 Tiling block dim)", true}, FULL, 0, is_ab, no_workspace, run_rect_tiles_s8},
+    {{"gemm", "rect_tiles_s32", 7, CUDA, TAUGHT, "16x16 output tile, S = 32 deep input tiles: half the barriers per flop, 2+2 loads in flight per thread (seed 000 Tiling block dim)", true}, FULL, 0, is_ab, no_workspace, run_rect_tiles_s32},
+    {{"gemm", "rect_tiles_s64", 7, CUDA, TAUGHT, "16x16 output tile, S = 64 deep input tiles: a quarter of the barriers, 4+4 loads in flight (seed 000 Tiling block dim)", true}, FULL, 0, is_ab, no_workspace, run_rect_tiles_s64},
+    {{"gemm", "joint_register", 8, CUDA, TAUGHT, "Volkov-Demmel T=64, U=16, S=4: B in registers (coalesced in row-major), A slab in shared memory read as LDS.128 broadcasts, 16 outputs per thread (seed 000 Joint register and shared memory tiling)", true}, FULL, 0, is_ab, no_workspace, run_joint_register},
+    {{"gemm", "thread_coarsened", 9, CUDA, TAUGHT, "8x8 outputs per thread from register fragments, 128x128x8 block tiles, A transposed in shared memory, 16-byte loads: 4 FFMA per shared word (seed 000 Thread coarsening)", true}, FULL, 0, is_ab, no_workspace, run_thread_coarsened},
+    {{"gemm", "warp_tiled", 10, CUDA, PRODUCT, "tessera: warp tiles of 8x8/8x16 micro-tiles, LDS.128 conflict-free fragments, 3-stage cp.async pipeline, grouped block order for L2; tile configuration chosen by size", true}, FULL, 0, is_ab, no_workspace, run_warp_tiled},
+    {{"gemm", "warp_tiled_128x128x8", 10, CUDA, TUNING, "warp_tiled with 128x128x8 block tiles, 64x32 warp tiles, 8x8 per thread, 256 threads, 2 blocks/SM", true}, FULL, 0, is_ab, no_workspace, run_warp_tiled_128x128x8},
+    {{"gemm", "warp_tiled_128x128x16", 10, CUDA, TUNING, "warp_tiled with 128x128x16 block tiles: half the barriers per flop, 51 KiB of shared memory", true}, FULL, 0, is_ab, no_workspace, run_warp_tiled_128x128x16},
+    {{"gemm", "warp_tiled_128x256x8", 10, CUDA, TUNING, "warp_tiled with 128x256x8 block tiles, 64x64 warp tiles, 8x16 per thread: 128 FFMA per 6 LDS.128, 1 block/SM", true}, FULL, 0, is_ab, no_workspace, run_warp_tiled_128x256x8},
+    {{"gemm", "warp_tiled_128x64x16", 10, CUDA, TUNING, "warp_tiled with 128x64x16 block tiles, 128 threads: more, smaller tiles for sizes that leave SMs idle", true}, FULL, 0, is_ab, no_workspace, run_warp_tiled_128x64x16},
+    {{"gemm", "warp_tiled_64x64x16", 10, CUDA, TUNING, "warp_tiled with 64x64x16 block tiles, 4x8 per thread, 128 threads: small and ragged sizes", true}, FULL, 0, is_ab, no_workspace, run_warp_tiled_64x64x16},
+    {{"gemm", "warp_tiled_128x128x16_ic", 10, CUDA, TUNING, "warp_tiled_128x128x16 whose interior threads copy without bound tests, immediate offsets (~110 fewer issue slots per 1024 FFMA)", true}, FULL, 0, is_ab, no_workspace, run_warp_tiled_128x128x16_ic},
+    {{"gemm", "warp_tiled_128x128x32_ic", 10, CUDA, TUNING, "128x128x32 block tiles with the interior copies: half the barriers and slab bookkeeping per FFMA, 99 KiB smem, 2 blocks/SM", true}, FULL, 0, is_ab, no_workspace, run_warp_tiled_128x128x32_ic},
+    {{"gemm", "warp_tiled_128x256x16_ic", 10, CUDA, TUNING, "128x256x16 block tiles, 8x16 per thread (128 FFMA per 6 LDS.128), interior copies: half 128x256x8's barriers per FFMA, 1 block/SM", true}, FULL, 0, is_ab, no_workspace, run_warp_tiled_128x256x16_ic},
+    {{"gemm", "warp_tiled_128x128x16_pl", 10, CUDA, TUNING, "warp_tiled_128x128x16_ic with paired lanes (lanes n, n^1 share A words, n, n^2 B words): LDS.128 in 2 shared-memory return cycles instead of 4 for B, 8 instead of 12 per 64 FFMA", true}, FULL, 0, is_ab, no_workspace, run_warp_tiled_128x128x16_pl},
+    {{"gemm", "warp_tiled_128x128x32_pl", 10, CUDA, TUNING, "warp_tiled_128x128x32_ic with paired lanes: a third fewer shared-memory return cycles per FFMA, half the barriers per FFMA", true}, FULL, 0, is_ab, no_workspace, run_warp_tiled_128x128x32_pl},
+    {{"gemm", "warp_tiled_128x256x16_pl", 10, CUDA, TUNING, "warp_tiled_128x256x16_ic (8x16 per thread) with paired lanes: 12 instead of 20 shared-memory return cycles per 128 FFMA, 1 block/SM", true}, FULL, 0, is_ab, no_workspace, run_warp_tiled_128x256x16_pl},
+    {{"gemm", "warp_tiled_128x128x16_sp", 10, CUDA, TUNING, "warp_tiled_128x128x16_ic with serpentine multiply-adds (odd micro-tile rows run their columns backwards): half the FFMA whose uncached sources share a register bank, fewer dispatch stalls", true}, FULL, 0, is_ab, no_workspace, run_warp_tiled_128x128x16_sp},
+    {{"gemm", "warp_tiled_128x128x32_sp", 10, CUDA, TUNING, "warp_tiled_128x128x32_ic with serpentine multiply-adds", true}, FULL, 0, is_ab, no_workspace, run_warp_tiled_128x128x32_sp},
+    {{"gemm", "warp_tiled_128x64x16_sp", 10, CUDA, TUNING, "warp_tiled_128x64x16 (many small tiles for ragged sizes) with serpentine multiply-adds", true}, FULL, 0, is_ab, no_workspace, run_warp_tiled_128x64x16_sp},
+    {{"gemm", "warp_tiled_128x128x16_sk", 10, CUDA, TUNING, "stream-K tail: warp_tiled_128x128x16_sp with full waves data-parallel and the partial wave plus one full wave (busiest-SM model) split by k slabs evenly over all resident blocks: every slot does the same work; deterministic fixup (last arriver sums partials in k order, no waiting)", true}, FULL, 0, is_ab, warp_tiled_128x128x16_sk_workspace, run_warp_tiled_128x128x16_sk},
+    {{"gemm", "aat_naive", 12, CUDA, TAUGHT, "C = A*A^T, one thread per element, A^T read down rows of A: 32 rows per warp load (seed 000 GEMM C=AA^T Simple Blocked; Best Practices 9.2.3.3)", true}, FULL, SLOW_RUNG_MAX_MACS, is_aat, no_workspace, run_aat_naive},
+    {{"gemm", "aat_transposed_tile", 13, CUDA, TAUGHT, "C = A*A^T, coalesced loads, A^T tile stored transposed in shared memory: 32-way bank conflicts on the store (seed 000 GEMM C=AA^T Tiling shared memory; Best Practices 9.2.3.3)", true}, FULL, 0, is_aat, no_workspace, run_aat_transposed_tile},
+    {{"gemm", "aat_padded_tile", 14, CUDA, TAUGHT, "C = A*A^T, transposed tile padded to TILE+1 columns: no bank conflicts (seed 000 GEMM C=AA^T Avoid shared memory bank conflict)", true}, FULL, 0, is_aat, no_workspace, run_aat_padded_tile},
+    {{"gemm", "aat_warp_tiled", 15, CUDA, PRODUCT, "tessera: the warp_tiled kernel with A's rows as both operands, tiles on and below the diagonal only, mirrored float4 stores: half the work, exactly symmetric", true}, FULL, 0, is_aat, no_workspace, run_aat_warp_tiled},
+}};
+
+}  // namespace
+
+std::span<const GemmVariant> cuda_variants() { return cuda_table; }
+
+}  // namespace tessera::gemm_impl
+
+#endif  // TESSERA_HAVE_CUDA

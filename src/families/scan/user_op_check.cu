@@ -1,0 +1,25 @@
+// tessera::scan_with (include/tessera/scan.cuh) instantiated for one
+// non-commutative user operator — the composition of affine maps modulo 2^32
+// — so that the library build compiles the public header and the GPU tests
+// (plain C++) can run it (tests/test_scan_gpu.cpp). One kernel: cheap.
+#include "families/scan/contract.hpp"
+#include "tessera/scan.cuh"
+
+namespace tessera::scan_impl {
+
+namespace {
+// left first, then right: x -> r.a * (l.a * x + l.b) + r.b.
+struct ComposeAffine {
+  __device__ Affine32 operator()(Affine32 l, Affine32 r) const { return {r.a * l.a, r.a * l.b + r.b}; }
+};
+}  // namespace
+
+std::size_t affine_scan_workspace_bytes(std::size_t n) { return scan_with_workspace_bytes<Affine32>(n); }
+
+int affine_scan(const Affine32* in, Affine32* out, std::size_t n, bool exclusive, void* workspace,
+                std::size_t workspace_bytes, stream_t stream) {
+  return static_cast<int>(scan_with(in, out, n, ComposeAffine{}, Affine32{1u, 0u}, exclusive, workspace,
+                                    workspace_bytes, stream));
+}
+
+}  // namespace tessera::scan_impl

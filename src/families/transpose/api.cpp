@@ -1,0 +1,50 @@
+// Public transpose API (CUDA builds): validation, memory kinds, dispatch.
+#if TESSERA_HAVE_CUDA  // api_cpu.cpp serves CPU-only builds
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "core/device_memory.hpp"
+#include "families/transpose/api_common.hpp"
+#include "families/transpose/api_dispatch.hpp"
+#include "tessera/core/cuda_check.hpp"
+
+namespace tessera {
+
+namespace {
+
+using api::Memory;
+using api::memory_of;
+
+// Both pointers must live where the variant runs.
+void check_memory(const transpose_impl::TransposeVariant& v, const void* in, const void* out) {
+  const Memory want = v.info.backend == Backend::cpu ? Memory::host : Memory::device;
+  const char* where = want == Memory::host ? "host" : "device";
+  require(memory_of(in) == want,
+          fmt::format("tessera::transpose: d_in must point to {} memory for variant '{}'", where, v.info.name));
+  require(memory_of(out) == want,
+          fmt::format("tessera::transpose: d_out must point to {} memory for variant '{}'", where, v.info.name));
+}
+
+}  // namespace
+
+std::string transpose_default_variant(Dtype, std::size_t, std::size_t) {
+  return std::string(transpose_impl::GPU_DEFAULT_VARIANT);
+}
+
+template <class T>
+void transpose(const T* d_in, std::size_t rows, std::size_t cols, T* d_out, const TransposeOptions& options) {
+  const auto r = transpose_impl::resolve_call(dtype_of<T>(), d_in, rows, cols, d_out, options);
+  if (r.variant == nullptr) return;
+  check_memory(*r.variant, d_in, d_out);
+  if (r.variant->prepare != nullptr) r.variant->prepare();
+  // CPU variants run synchronously, in stream order.
+  if (r.variant->info.backend == Backend::cpu) TESSERA_CUDA(cudaStreamSynchronize(options.stream));
+  r.variant->run(r.call);
+}
+
+TESSERA_TRANSPOSE_INSTANTIATE_ALL()
+
+}  // namespace tessera
+
+#endif  // TESSERA_HAVE_CUDA
