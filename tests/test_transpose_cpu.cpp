@@ -83,8 +83,12 @@ TEST(TransposeTable, RolesMatchThePolicy) {
   const std::string pick = transpose_default_variant(Dtype::f32, 8192, 8192);
   for (const auto& v : transpose_impl::variants_ladder().all()) {
     EXPECT_NE(v.info.role, Role::tuning) << v.info.name << ": tuning rows live in the lab";
-    if (v.info.role == Role::product) EXPECT_EQ(v.info.name, pick);
-    if (v.info.backend == Backend::cpu) EXPECT_EQ(v.info.role, Role::reference) << v.info.name;
+    if (v.info.role == Role::product) {
+      EXPECT_EQ(v.info.name, pick);
+    }
+    if (v.info.backend == Backend::cpu) {
+      EXPECT_EQ(v.info.role, Role::reference) << v.info.name;
+    }
   }
   const auto* chosen = transpose_impl::variants_ladder().find(pick);
   ASSERT_NE(chosen, nullptr);
