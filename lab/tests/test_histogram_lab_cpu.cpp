@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "families/histogram/contract.hpp"
+#include "tessera/core/variant.hpp"
 #include "tessera/histogram.hpp"
 
 namespace {
@@ -15,21 +16,24 @@ namespace {
 using namespace tessera;
 
 TEST(HistogramLab, TuningRowsJoinTheLadderInOrder) {
-  const auto all = histogram_impl::variants_ladder().all();
+  const auto rows = histogram_impl::variants_ladder().infos();
+  // One name a row, product and lab together; the lab's rows in step order.
   std::set<std::string_view> names;
-  int tuning = 0;
-  for (std::size_t i = 0; i < all.size(); ++i) {
-    EXPECT_TRUE(names.insert(all[i].info.name).second) << "duplicate name " << all[i].info.name;
-    if (i > 0) {
-      EXPECT_LE(all[i - 1].info.step, all[i].info.step);
-    }
-    if (all[i].info.role != Role::tuning) continue;
-    ++tuning;
-    EXPECT_EQ(all[i].info.backend, Backend::cuda) << all[i].info.name;
-    EXPECT_EQ(all[i].info.step, 7) << all[i].info.name;
-    EXPECT_TRUE(all[i].supports({Dtype::u8, 1000, 256, 0.0f, 0.0f})) << all[i].info.name;
-    EXPECT_EQ(all[i].workspace_bytes({Dtype::u8, 1000, 256, 0.0f, 0.0f}), 0u);
+  for (const VariantInfo& info : rows) names.insert(info.name);
+  EXPECT_EQ(names.size(), rows.size());
+  int tuning = 0, last_step = 0;
+  for (const VariantInfo& info : rows) {
+    EXPECT_GE(info.step, last_step) << info.name;
+    last_step = info.step;
+    tuning += info.role == Role::tuning;
   }
+  // Step-7 CUDA rows that count bytes without a workspace.
+  const histogram_impl::HistogramSpec bytes{Dtype::u8, 1000, 256, 0.0f, 0.0f};
+  for (const auto& v : histogram_impl::variants_ladder().all())
+    if (v.info.role == Role::tuning) {
+      EXPECT_TRUE(v.info.backend == Backend::cuda && v.info.step == 7) << v.info.name;
+      EXPECT_TRUE(v.supports(bytes) && v.workspace_bytes(bytes) == 0) << v.info.name;
+    }
 #if TESSERA_HAVE_CUDA
   EXPECT_EQ(tuning, 2);
   for (const char* name : {"packed8_atomic", "packed8_rmw"}) {

@@ -42,9 +42,7 @@ const HistogramVariant TABLE[] = {
 #endif
 };
 
-#if TESSERA_HAVE_CUDA
 #undef TESSERA_RUNG
-#endif
 
 }  // namespace
 

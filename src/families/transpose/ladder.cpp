@@ -57,9 +57,7 @@ const TransposeVariant TABLE[] = {
 #endif
 };
 
-#if TESSERA_HAVE_CUDA
 #undef TESSERA_RUNG
-#endif
 
 }  // namespace
 
