@@ -3,7 +3,7 @@
 //
 // Bytes: 257 levels over [0, 256) with int levels (CUB's exact integer bin
 // rule: bin = byte). Floats: bins + 1 levels over [lo, hi) with float levels
-// — CUB's rule is tessera's (common/histogram_bins.hpp) except the clamp at
+// — CUB's rule is tessera's (bins.hpp) except the clamp at
 // the top edge, so the variant declines a range whose largest value below hi
 // rounds to bin `bins` (CUB would count it past the last bin). CUB zeroes the
 // counts itself; the out-of-range count comes from the counts
