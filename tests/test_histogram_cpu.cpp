@@ -43,10 +43,17 @@ HistogramSpec float_spec(std::size_t n, int bins, float lo, float hi) { return {
 
 bool contains(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
 
+std::vector<HistogramVariant> cpu_rungs() {
+  std::vector<HistogramVariant> out;
+  for (const auto& v : histogram_impl::variants_ladder().all())
+    if (v.info.backend == Backend::cpu) out.push_back(v);
+  return out;
+}
+
 // ---- registry --------------------------------------------------------------
 
 TEST(HistogramRegistry, EveryVariantIsWellFormed) {
-  const auto all = histogram_impl::all_variants();
+  const auto all = histogram_impl::variants_ladder().all();
   ASSERT_FALSE(all.empty());
   std::set<std::string_view> names;
   for (std::size_t i = 0; i < all.size(); ++i) {
@@ -63,20 +70,18 @@ TEST(HistogramRegistry, EveryVariantIsWellFormed) {
     if (i > 0) {
       EXPECT_LE(all[i - 1].info.step, v.info.step) << "ladder order";
     }
-    EXPECT_EQ(histogram_impl::find_variant(v.info.name), &v);
+    EXPECT_EQ(histogram_impl::variants_ladder().find(v.info.name), &v);
   }
-  EXPECT_EQ(histogram_impl::find_variant("no_such"), nullptr);
+  EXPECT_EQ(histogram_impl::variants_ladder().find("no_such"), nullptr);
   EXPECT_EQ(all.front().info.name, "cpu_reference");
   EXPECT_EQ(all.front().info.step, 0);
-  EXPECT_EQ(all.size(), histogram_impl::cpu_variants().size() + histogram_impl::cuda_variants().size() +
-                            histogram_impl::vendor_variants().size());
 }
 
 TEST(HistogramRegistry, LadderHasEveryRungInCudaBuilds) {
 #if TESSERA_HAVE_CUDA
   std::set<int> steps;
   int tessera_kind = 0, vendor = 0;
-  for (const auto& v : histogram_impl::all_variants()) {
+  for (const auto& v : histogram_impl::variants_ladder().all()) {
     steps.insert(v.info.step);
     tessera_kind += v.info.kind() == Kind::tessera;
     vendor += v.info.kind() == Kind::vendor;
@@ -85,18 +90,17 @@ TEST(HistogramRegistry, LadderHasEveryRungInCudaBuilds) {
   EXPECT_GE(tessera_kind, 2);
   EXPECT_EQ(vendor, 1);
   // Step 2 has both mappings, step 4 both group sizes.
-  EXPECT_NE(histogram_impl::find_variant("global_contiguous"), nullptr);
-  EXPECT_NE(histogram_impl::find_variant("global_interleaved"), nullptr);
-  EXPECT_NE(histogram_impl::find_variant("copy_per_warp"), nullptr);
-  EXPECT_NE(histogram_impl::find_variant("copy_per_8_threads"), nullptr);
+  EXPECT_NE(histogram_impl::variants_ladder().find("global_contiguous"), nullptr);
+  EXPECT_NE(histogram_impl::variants_ladder().find("global_interleaved"), nullptr);
+  EXPECT_NE(histogram_impl::variants_ladder().find("copy_per_warp"), nullptr);
+  EXPECT_NE(histogram_impl::variants_ladder().find("copy_per_8_threads"), nullptr);
 #else
-  EXPECT_TRUE(histogram_impl::cuda_variants().empty());
-  EXPECT_TRUE(histogram_impl::vendor_variants().empty());
+  for (const auto& v : histogram_impl::variants_ladder().all()) EXPECT_EQ(v.info.backend, Backend::cpu) << v.info.name;
 #endif
 }
 
 TEST(HistogramRegistry, SupportDoesNotDependOnN) {
-  for (const auto& v : histogram_impl::all_variants())
+  for (const auto& v : histogram_impl::variants_ladder().all())
     for (HistogramSpec s : {byte_spec(1000), float_spec(1000, 64, 0.0f, 1.0f), float_spec(1000, 4096, 0.0f, 1.0f),
                             float_spec(1000, 1 << 20, 0.0f, 1.0f)}) {
       const bool at_1000 = v.supports(s);
@@ -110,14 +114,14 @@ TEST(HistogramRegistry, SupportDoesNotDependOnN) {
 TEST(HistogramRegistry, EveryBinCountHasACudaVariantAndTheReferenceTakesAll) {
   for (int bins : {1, 2, 64, 255, 256, 1000, 4096, 65536, histogram_impl::MAX_BINS}) {
     const HistogramSpec s = float_spec(100, bins, 0.0f, 1.0f);
-    EXPECT_TRUE(histogram_impl::find_variant("cpu_reference")->supports(s));
-    EXPECT_TRUE(histogram_impl::find_variant("cpu_openmp")->supports(s));
+    EXPECT_TRUE(histogram_impl::variants_ladder().find("cpu_reference")->supports(s));
+    EXPECT_TRUE(histogram_impl::variants_ladder().find("cpu_openmp")->supports(s));
 #if TESSERA_HAVE_CUDA
     int cuda = 0;
-    for (const auto& v : histogram_impl::cuda_variants()) cuda += v.supports(s);
+    for (const auto& v : histogram_impl::variants_ladder().all()) cuda += v.info.backend == Backend::cuda && v.supports(s);
     EXPECT_GE(cuda, 2) << bins << " bins: the global-atomic rungs take any bin count";
     const std::string best = histogram_default_variant(Dtype::f32, bins, 100);
-    EXPECT_TRUE(histogram_impl::find_variant(best)->supports(s)) << best << " for " << bins << " bins";
+    EXPECT_TRUE(histogram_impl::variants_ladder().find(best)->supports(s)) << best << " for " << bins << " bins";
 #endif
   }
 #if TESSERA_HAVE_CUDA
@@ -126,12 +130,54 @@ TEST(HistogramRegistry, EveryBinCountHasACudaVariantAndTheReferenceTakesAll) {
   EXPECT_EQ(histogram_default_variant(Dtype::f32, 4096, 1 << 28), "hot_bin_copies");
   EXPECT_EQ(histogram_default_variant(Dtype::f32, 1 << 20, 1 << 28), "global_interleaved");
   // The shared-memory rungs decline bin counts their copies cannot hold.
-  EXPECT_FALSE(histogram_impl::find_variant("copy_per_8_threads")->supports(float_spec(10, 4096, 0.0f, 1.0f)));
-  EXPECT_TRUE(histogram_impl::find_variant("copy_per_warp")->supports(float_spec(10, 4096, 0.0f, 1.0f)));
+  EXPECT_FALSE(histogram_impl::variants_ladder().find("copy_per_8_threads")->supports(float_spec(10, 4096, 0.0f, 1.0f)));
+  EXPECT_TRUE(histogram_impl::variants_ladder().find("copy_per_warp")->supports(float_spec(10, 4096, 0.0f, 1.0f)));
   // CUB declines a range whose top edge rounds past the last bin.
-  EXPECT_FALSE(histogram_impl::find_variant("cub_histogram_even")->supports(float_spec(10, 64, -1.0f, 1.0f)));
-  EXPECT_TRUE(histogram_impl::find_variant("cub_histogram_even")->supports(float_spec(10, 64, -0.5f, 1.5f)));
+  EXPECT_FALSE(histogram_impl::variants_ladder().find("cub_histogram_even")->supports(float_spec(10, 64, -1.0f, 1.0f)));
+  EXPECT_TRUE(histogram_impl::variants_ladder().find("cub_histogram_even")->supports(float_spec(10, 64, -0.5f, 1.5f)));
 #endif
+}
+
+// The product ladder: no tuning row (those are the lab's); every product row
+// is one the policy may pick, and every variant the policy names is a
+// product row or the seed's global-atomic fallback.
+TEST(HistogramRegistry, RolesMatchThePolicy) {
+  std::set<std::string> picks;
+  for (int bins : {1, 64, 256, 257, 1024, 4096, 40960, 40961, histogram_impl::MAX_BINS})
+    picks.insert(histogram_default_variant(Dtype::f32, bins, 1000));
+  picks.insert(histogram_default_variant(Dtype::u8, 256, 1000));
+  for (const auto& v : histogram_impl::variants_ladder().all()) {
+    EXPECT_NE(v.info.role, Role::tuning) << v.info.name << ": tuning rows live in the lab";
+    if (v.info.role == Role::product) {
+      EXPECT_TRUE(picks.count(std::string(v.info.name))) << v.info.name;
+    }
+  }
+  for (const std::string& name : picks) {
+    const auto* v = histogram_impl::variants_ladder().find(name);
+    ASSERT_NE(v, nullptr) << name;
+#if TESSERA_HAVE_CUDA
+    EXPECT_TRUE(v->info.role == Role::product || name == "global_interleaved") << name;
+#else
+    EXPECT_EQ(name, "cpu_openmp");
+#endif
+  }
+}
+
+TEST(HistogramApiWorkspace, QueryNamesTheVariantAndChecksTheBins) {
+#if TESSERA_HAVE_CUDA
+  // The out-of-range word at least (CUB's temporary storage on top: its
+  // query needs a device, tests/test_histogram_gpu.cpp).
+  EXPECT_GE(histogram_workspace_bytes(1000), sizeof(std::uint32_t));
+  EXPECT_GE(histogram_even_workspace_bytes(1000, {.bins = 4096}), sizeof(std::uint32_t));
+  EXPECT_EQ(histogram_workspace_bytes(1000, {.variant = "cpu_openmp"}), 0u);
+#else
+  EXPECT_EQ(histogram_workspace_bytes(1000), 0u);
+  EXPECT_EQ(histogram_even_workspace_bytes(1000, {.bins = 4096}), 0u);
+#endif
+  std::string msg = tessera_test::error_message([] { (void)histogram_workspace_bytes(10, {.variant = "no_such"}); });
+  EXPECT_TRUE(contains(msg, "no variant named 'no_such'")) << msg;
+  msg = tessera_test::error_message([] { (void)histogram_even_workspace_bytes(10, {.bins = 0}); });
+  EXPECT_TRUE(contains(msg, "bins = 0")) << msg;
 }
 
 // ---- the bin rule ----------------------------------------------------------
@@ -214,7 +260,7 @@ HostRun run_cpu(const HistogramVariant& v, const HistogramSpec& s, const void* i
 }
 
 TEST(HistogramCpu, BytesMatchTheReferenceAtEverySize) {
-  for (const auto& v : histogram_impl::cpu_variants())
+  for (const auto& v : cpu_rungs())
     for (Distribution d : {Distribution::uniform, Distribution::skewed, Distribution::text, Distribution::constant})
       for (std::size_t n : kSizes) {
         SCOPED_TRACE(::testing::Message() << v.info.name << " n=" << n << " " << harness::to_string(d));
@@ -230,7 +276,7 @@ TEST(HistogramCpu, BytesMatchTheReferenceAtEverySize) {
 }
 
 TEST(HistogramCpu, FloatsMatchTheReferenceWithOutOfRangeAndNaN) {
-  for (const auto& v : histogram_impl::cpu_variants())
+  for (const auto& v : cpu_rungs())
     for (auto [bins, lo, hi] : {std::tuple{1, 0.0f, 1.0f}, std::tuple{64, -0.5f, 1.5f}, std::tuple{100, -2.0f, 6.0f},
                                 std::tuple{4096, -1.0f, 1.0f}})
       for (Distribution d : {Distribution::uniform, Distribution::skewed})
@@ -251,7 +297,7 @@ TEST(HistogramCpu, FloatsMatchTheReferenceWithOutOfRangeAndNaN) {
 
 TEST(HistogramCpu, AllNaNInputIsAllOutOfRange) {
   const std::vector<float> x(1000, std::numeric_limits<float>::quiet_NaN());
-  for (const auto& v : histogram_impl::cpu_variants()) {
+  for (const auto& v : cpu_rungs()) {
     const HostRun r = run_cpu(v, float_spec(x.size(), 16, 0.0f, 1.0f), x.data());
     EXPECT_EQ(r.out_of_range[0], 1000u) << v.info.name;
     for (int b = 0; b < 16; ++b) EXPECT_EQ(r.counts[b], 0u) << v.info.name << " bin " << b;
@@ -266,7 +312,7 @@ TEST(HistogramCpu, OpenMPDoesNotDependOnTheThreadCount) {
   const int saved = omp_get_max_threads();
   for (int threads : {1, 2, 3, 7}) {
     omp_set_num_threads(threads);
-    const HostRun r = run_cpu(*histogram_impl::find_variant("cpu_openmp"), byte_spec(n), x.data());
+    const HostRun r = run_cpu(*histogram_impl::variants_ladder().find("cpu_openmp"), byte_spec(n), x.data());
     EXPECT_TRUE(histogram_test::same_counts(r.counts.data(), r.out_of_range[0], e)) << threads << " threads";
   }
   omp_set_num_threads(saved);
@@ -358,7 +404,7 @@ TEST(HistogramHarness, InputFileBytesAreCounted) {
   std::vector<std::uint8_t> bytes(1000);
   for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<std::uint8_t>(text[i % text.size()]);
   const auto e = histogram_test::expected_bytes(bytes.data(), bytes.size());
-  const HostRun r = run_cpu(*histogram_impl::find_variant("cpu_openmp"), byte_spec(1000), bytes.data());
+  const HostRun r = run_cpu(*histogram_impl::variants_ladder().find("cpu_openmp"), byte_spec(1000), bytes.data());
   EXPECT_TRUE(histogram_test::same_counts(r.counts.data(), r.out_of_range[0], e));
   EXPECT_GT(e.counts[' '], 100u);
   // Verify problems use the file too, bytes only.
@@ -382,27 +428,27 @@ TEST(HistogramApiArguments, ErrorsNameTheArgumentAndWriteNothing) {
   EXPECT_TRUE(contains(msg, "d_bytes") && contains(msg, "null") && contains(msg, "10")) << msg;
   msg = tessera_test::error_message([&] { histogram(bytes.data(), bytes.size(), nullptr); });
   EXPECT_TRUE(contains(msg, "d_counts")) << msg;
-  msg = tessera_test::error_message([&] { histogram_even(nullptr, 5, 8, 0.0f, 1.0f, counts.data()); });
+  msg = tessera_test::error_message([&] { histogram_even(nullptr, 5, counts.data(), nullptr, {.bins = 8}); });
   EXPECT_TRUE(contains(msg, "d_x") && contains(msg, "null")) << msg;
-  msg = tessera_test::error_message([&] { histogram_even(x.data(), x.size(), 0, 0.0f, 1.0f, counts.data(), &oor); });
+  msg = tessera_test::error_message([&] { histogram_even(x.data(), x.size(), counts.data(), &oor, {.bins = 0}); });
   EXPECT_TRUE(contains(msg, "bins = 0")) << msg;
-  msg = tessera_test::error_message([&] { histogram_even(x.data(), x.size(), 8, 1.0f, 1.0f, counts.data(), &oor); });
+  msg = tessera_test::error_message([&] { histogram_even(x.data(), x.size(), counts.data(), &oor, {.bins = 8, .lo = 1.0f}); });
   EXPECT_TRUE(contains(msg, "empty or inverted")) << msg;
-  msg = tessera_test::error_message([&] { histogram_even(x.data(), x.size(), 8, 2.0f, -1.0f, counts.data(), &oor); });
+  msg = tessera_test::error_message([&] { histogram_even(x.data(), x.size(), counts.data(), &oor, {.bins = 8, .lo = 2.0f, .hi = -1.0f}); });
   EXPECT_TRUE(contains(msg, "[2, -1)")) << msg;
-  msg = tessera_test::error_message([&] { histogram_even(x.data(), x.size(), 8, std::nanf(""), 1.0f, counts.data(), &oor); });
+  msg = tessera_test::error_message([&] { histogram_even(x.data(), x.size(), counts.data(), &oor, {.bins = 8, .lo = std::nanf("")}); });
   EXPECT_TRUE(contains(msg, "nan")) << msg;
-  msg = tessera_test::error_message([&] { histogram_even(x.data(), x.size(), 8, 0.0f, INFINITY, counts.data(), &oor); });
+  msg = tessera_test::error_message([&] { histogram_even(x.data(), x.size(), counts.data(), &oor, {.bins = 8, .hi = INFINITY}); });
   EXPECT_TRUE(contains(msg, "inf")) << msg;
   msg = tessera_test::error_message([&] { histogram(bytes.data(), histogram_impl::MAX_N + 1, counts.data()); });
   EXPECT_TRUE(contains(msg, "4294967296") && contains(msg, "2^32")) << msg;
   msg = tessera_test::error_message([&] {
-    histogram_even(reinterpret_cast<const float*>(bytes.data() + 1), 4, 8, 0.0f, 1.0f, counts.data(), &oor);
+    histogram_even(reinterpret_cast<const float*>(bytes.data() + 1), 4, counts.data(), &oor, {.bins = 8});
   });
   EXPECT_TRUE(contains(msg, "aligned")) << msg;
   msg = tessera_test::error_message([&] { histogram(bytes.data(), bytes.size(), reinterpret_cast<std::uint32_t*>(bytes.data() + 8)); });
   EXPECT_TRUE(contains(msg, "overlaps")) << msg;
-  msg = tessera_test::error_message([&] { histogram_even(x.data(), x.size(), 8, 0.0f, 1.0f, counts.data(), counts.data() + 3); });
+  msg = tessera_test::error_message([&] { histogram_even(x.data(), x.size(), counts.data(), counts.data() + 3, {.bins = 8}); });
   EXPECT_TRUE(contains(msg, "out_of_range")) << msg;
   msg = tessera_test::error_message([&] { histogram(bytes.data(), bytes.size(), counts.data(), {.variant = "no_such_variant"}); });
   EXPECT_TRUE(contains(msg, "no_such_variant") && contains(msg, "packed16_atomic") == TESSERA_HAVE_CUDA) << msg;
@@ -423,9 +469,9 @@ TEST(HistogramCpuOnlyApi, MatchesTheReference) {
     const auto x = histogram_test::floats_with_specials(n, -0.5f, 1.5f, 9, Distribution::uniform);
     std::vector<std::uint32_t> fc(64, kPoison);
     std::uint32_t oor = kPoison;
-    histogram_even(x.data(), n, 64, -0.5f, 1.5f, fc.data(), &oor, {.variant = "cpu_reference"});
+    histogram_even(x.data(), n, fc.data(), &oor, {.bins = 64, .lo = -0.5f, .hi = 1.5f, .variant = "cpu_reference"});
     EXPECT_TRUE(histogram_test::same_counts(fc.data(), oor, histogram_test::expected_floats(x.data(), n, 64, -0.5f, 1.5f)));
-    histogram_even(x.data(), n, 64, -0.5f, 1.5f, fc.data());  // out_of_range not wanted
+    histogram_even(x.data(), n, fc.data(), nullptr, {.bins = 64, .lo = -0.5f, .hi = 1.5f});  // out_of_range not wanted
   }
   EXPECT_EQ(histogram_default_variant(Dtype::u8, 256, 100), "cpu_openmp");
 }

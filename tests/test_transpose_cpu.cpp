@@ -28,7 +28,7 @@ using tessera_test::TShape;
 // ---- the table -----------------------------------------------------------------
 
 TEST(TransposeTable, LadderContract) {
-  const auto all = transpose_impl::all_variants();
+  const auto all = transpose_impl::variants_ladder().all();
   ASSERT_FALSE(all.empty());
   EXPECT_EQ(all.front().info.name, "cpu_reference");
   EXPECT_EQ(all.front().info.step, 0);
@@ -43,7 +43,7 @@ TEST(TransposeTable, LadderContract) {
     if (i > 0) {
       EXPECT_LE(all[i - 1].info.step, v.info.step);
     }
-    EXPECT_EQ(transpose_impl::find_variant(v.info.name), &v);
+    EXPECT_EQ(transpose_impl::variants_ladder().find(v.info.name), &v);
     if (v.output == Output::copy) {
       ++copies;
       EXPECT_EQ(v.info.name, "copy_bound");
@@ -53,7 +53,7 @@ TEST(TransposeTable, LadderContract) {
     EXPECT_TRUE(v.supports({Dtype::f32, 3, 5, 5, 3})) << v.info.name;
     EXPECT_TRUE(v.supports({Dtype::f64, 3, 5, 5, 3})) << v.info.name;
   }
-  EXPECT_EQ(transpose_impl::find_variant("no_such_variant"), nullptr);
+  EXPECT_EQ(transpose_impl::variants_ladder().find("no_such_variant"), nullptr);
 #if TESSERA_HAVE_CUDA
   EXPECT_EQ(copies, 1);
   // The harness's "vs naive" is measured against the first row of the lowest
@@ -66,7 +66,7 @@ TEST(TransposeTable, LadderContract) {
     }
   ASSERT_NE(first_cuda, nullptr);
   EXPECT_EQ(first_cuda->info.name, "naive_strided_write");
-  const auto* geam = transpose_impl::find_variant("cublas_geam");
+  const auto* geam = transpose_impl::variants_ladder().find("cublas_geam");
   ASSERT_NE(geam, nullptr);
   EXPECT_EQ(geam->info.kind(), Kind::vendor);
   EXPECT_NE(geam->prepare, nullptr) << "the cuBLAS handle is created outside the timed region";
@@ -74,6 +74,29 @@ TEST(TransposeTable, LadderContract) {
   EXPECT_EQ(all.back().info.kind(), Kind::vendor);
 #else
   EXPECT_EQ(copies, 0);
+#endif
+}
+
+// The product ladder: no tuning row (those are the lab's), and the product
+// rows are exactly what the API may pick.
+TEST(TransposeTable, RolesMatchThePolicy) {
+  const std::string pick = transpose_default_variant(Dtype::f32, 8192, 8192);
+  for (const auto& v : transpose_impl::variants_ladder().all()) {
+    EXPECT_NE(v.info.role, Role::tuning) << v.info.name << ": tuning rows live in the lab";
+    if (v.info.role == Role::product) {
+      EXPECT_EQ(v.info.name, pick);
+    }
+    if (v.info.backend == Backend::cpu) {
+      EXPECT_EQ(v.info.role, Role::reference) << v.info.name;
+    }
+  }
+  const auto* chosen = transpose_impl::variants_ladder().find(pick);
+  ASSERT_NE(chosen, nullptr);
+#if TESSERA_HAVE_CUDA
+  EXPECT_EQ(pick, "tile64_64x8");
+  EXPECT_EQ(chosen->info.role, Role::product);
+#else
+  EXPECT_EQ(pick, "cpu_openmp_blocked");
 #endif
 }
 
@@ -100,7 +123,8 @@ TEST_P(TransposeCpu, EveryShapeAndType) {
 
 std::vector<const TransposeVariant*> cpu_rungs() {
   std::vector<const TransposeVariant*> v;
-  for (const auto& var : transpose_impl::cpu_variants()) v.push_back(&var);
+  for (const auto& var : transpose_impl::variants_ladder().all())
+    if (var.info.backend == Backend::cpu) v.push_back(&var);
   return v;
 }
 
@@ -141,7 +165,6 @@ TEST(TransposeApi, ErrorsNameTheArgumentAndWriteNothing) {
   msg = error_message([&] { transpose(in.data(), 6, 8, out.data(), {.variant = "no_such_variant"}); });
   EXPECT_TRUE(has_substr(msg, "no_such_variant"));
   EXPECT_TRUE(has_substr(msg, "cpu_reference"));
-  EXPECT_FALSE(has_substr(msg, "copy_bound")) << "the copy bound is not offered as a transpose";
 
   const std::size_t huge = std::size_t(1) << 62;
   msg = error_message([&] { transpose(in.data(), huge, huge, out.data()); });
@@ -161,6 +184,15 @@ TEST(TransposeApi, ErrorsNameTheArgumentAndWriteNothing) {
   // Empty matrices need no pointers.
   EXPECT_NO_THROW(transpose<float>(nullptr, 0, 8, nullptr));
   EXPECT_NO_THROW(transpose<float>(nullptr, 8, 0, nullptr));
+}
+
+// No variant needs scratch; the query still names an unknown variant.
+TEST(TransposeApi, WorkspaceBytesAreZero) {
+  EXPECT_EQ(transpose_workspace_bytes(Dtype::f32, 8192, 8192), 0u);
+  EXPECT_EQ(transpose_workspace_bytes(Dtype::f64, 3, 5, {.variant = "cpu_reference"}), 0u);
+  const std::string msg =
+      tessera_test::error_message([] { (void)transpose_workspace_bytes(Dtype::f32, 3, 5, {.variant = "no_such"}); });
+  EXPECT_TRUE(tessera_test::has_substr(msg, "no variant named 'no_such'")) << msg;
 }
 
 // ---- public API in CPU-only builds (host pointers) ------------------------------
@@ -221,7 +253,9 @@ TEST(TransposeHarness, BenchCostModelAndFilters) {
   auto opt = cpu_run(false);
   opt.size = 300;
   auto report = harness::run_bench(harness::parse_selector("transpose"), opt, dev, out);
-  ASSERT_EQ(report.results.size(), 2 * transpose_impl::cpu_variants().size()) << out.str();  // float, double
+  std::size_t cpu_rungs = 0;
+  for (const auto& v : transpose_impl::variants_ladder().all()) cpu_rungs += v.info.backend == Backend::cpu;
+  ASSERT_EQ(report.results.size(), 2 * cpu_rungs) << out.str();  // float, double
   for (const auto& r : report.results) {
     EXPECT_TRUE(r.verified) << r.error;
     EXPECT_EQ(r.problem.shape, (std::vector<std::size_t>{300, 300}));

@@ -1,6 +1,6 @@
 // tessera::transpose — out = in^T for a row-major matrix in device memory.
 //
-//   tessera::transpose(d_in, rows, cols, d_out);                            // best variant
+//   tessera::transpose(d_in, rows, cols, d_out);                            // the policy's variant
 //   tessera::transpose(d_in, rows, cols, d_out, {.stream = s});             // on stream s
 //   tessera::transpose(d_in, rows, cols, d_out, {.ld_in = 4096, .ld_out = 1024});  // pitched rows
 //   tessera::transpose(d_in, rows, cols, d_out, {.variant = "unroll4"});    // any ladder rung by name
@@ -17,9 +17,11 @@
 // vendor rung cublas_geam takes float and double only.
 //
 // Asynchronous, like cudaMemcpyAsync: the transpose is enqueued on
-// options.stream and the call returns; nothing is allocated, so calls can be
-// captured into a CUDA graph (the cublas_geam rung creates its cuBLAS handle
-// on its first call: make that call outside a capture). GPU variants take
+// options.stream and the call returns. Nothing is allocated (no variant
+// needs scratch: transpose_workspace_bytes() is 0 and options.workspace is
+// never touched), so calls can be captured into a CUDA graph (the
+// cublas_geam rung creates its cuBLAS handle on its first call: make that
+// call outside a capture). GPU variants take
 // device (or managed) pointers; the cpu_ variants, reachable by name, take
 // host pointers and run synchronously after synchronising the stream.
 //
@@ -35,19 +37,27 @@
 #include <cstddef>
 #include <string>
 
+#include "tessera/core/options.hpp"
 #include "tessera/core/types.hpp"
 
 namespace tessera {
 
 struct TransposeOptions {
-  std::size_t ld_in = 0;     // input pitch in elements (0: cols)
-  std::size_t ld_out = 0;    // output pitch in elements (0: rows)
-  std::string variant = {};  // empty: the best variant for this type and shape
+  std::size_t ld_in = 0;         // input pitch in elements (0: cols)
+  std::size_t ld_out = 0;        // output pitch in elements (0: rows)
+  std::string variant = {};      // empty: the variant the policy picks for this type and shape
   stream_t stream = nullptr;
+  Workspace workspace = {};      // unused: no transpose variant needs scratch
 };
 
 template <class T>
 void transpose(const T* d_in, std::size_t rows, std::size_t cols, T* d_out, const TransposeOptions& options = {});
+
+// Scratch bytes a call with these arguments needs: 0 for every variant (a
+// transpose moves each element once, input to output). Throws for an unknown
+// options.variant.
+std::size_t transpose_workspace_bytes(Dtype type, std::size_t rows, std::size_t cols,
+                                      const TransposeOptions& options = {});
 
 // The name of the variant the public API picks for these arguments.
 std::string transpose_default_variant(Dtype type, std::size_t rows, std::size_t cols);

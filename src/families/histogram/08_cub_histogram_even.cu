@@ -3,7 +3,7 @@
 //
 // Bytes: 257 levels over [0, 256) with int levels (CUB's exact integer bin
 // rule: bin = byte). Floats: bins + 1 levels over [lo, hi) with float levels
-// — CUB's rule is tessera's (common/histogram_bins.hpp) except the clamp at
+// — CUB's rule is tessera's (bins.hpp) except the clamp at
 // the top edge, so the variant declines a range whose largest value below hi
 // rounds to bin `bins` (CUB would count it past the last bin). CUB zeroes the
 // counts itself; the out-of-range count comes from the counts
@@ -12,13 +12,11 @@
 // graph-capturable. n = 0 skips CUB: the counts are zeroed directly.
 #include <cuda_runtime.h>
 
-#include <array>
 #include <cstdint>
 #include <cub/device/device_histogram.cuh>
-#include <span>
 
 #include "families/histogram/common.cuh"
-#include "families/histogram/contract.hpp"
+#include "families/histogram/cuda_rungs.hpp"
 #include "tessera/core/cuda_check.hpp"
 
 namespace tessera::histogram_impl {
@@ -46,12 +44,14 @@ std::size_t temp_storage_bytes(const HistogramSpec& s) {
   return bytes;
 }
 
+}  // namespace
+
 bool supports_cub_histogram_even(const HistogramSpec& s) {
   if (s.dtype == Dtype::u8) return true;
   return s.dtype == Dtype::f32 && !EvenBins::make(s.bins, s.lo, s.hi).top_edge_overflows();
 }
 
-std::size_t ws_cub_histogram_even(const HistogramSpec& s) {
+std::size_t workspace_cub_histogram_even(const HistogramSpec& s) {
   if (s.n == 0) return 0;
   return temp_storage_bytes(s);
 }
@@ -68,16 +68,5 @@ void run_cub_histogram_even(const HistogramCall& call) {
   }
   write_out_of_range(call);
 }
-
-const std::array<HistogramVariant, 1> vendor_table{{
-    {{"histogram", "cub_histogram_even", 8, Backend::cuda, Role::vendor,
-      "cub::DeviceHistogram::HistogramEven (bytes: 257 int levels; floats: bins + 1 float levels): the vendor baseline",
-      true},
-     supports_cub_histogram_even, ws_cub_histogram_even, run_cub_histogram_even},
-}};
-
-}  // namespace
-
-std::span<const HistogramVariant> vendor_variants() { return vendor_table; }
 
 }  // namespace tessera::histogram_impl

@@ -1,21 +1,22 @@
 // Public histogram API in CPU-only builds: pointers are host pointers and the
-// CPU rungs run (the entry points are in histogram_api_entries.cpp).
+// CPU rungs run (the entry points are in api_entries.cpp).
 #if !TESSERA_HAVE_CUDA  // CPU-only builds; api.cpp serves CUDA builds
 #include "families/histogram/api_common.hpp"
 
 namespace tessera {
 
-void histogram_impl::run_checked(const HistogramSpec& spec, const void* in, std::uint32_t* counts,
-                                 std::uint32_t* out_of_range, const HistogramOptions& options, const char* who,
-                                 const char* in_name) {
-  check_arguments(spec, in, counts, out_of_range, who, in_name);
-  const auto& v = resolve(spec, options.variant, who);
-  std::uint32_t dropped = 0;
-  v.run({spec, in, counts, &dropped, nullptr, options.stream});
-  if (out_of_range != nullptr) *out_of_range = dropped;
+std::size_t histogram_impl::call_workspace_bytes(const HistogramVariant&, const HistogramSpec&) {
+  return 0;  // the CPU rungs need no scratch
 }
 
-std::string histogram_default_variant(Dtype, int, std::size_t) { return "cpu_openmp"; }
+void histogram_impl::run_checked(const Request& r, const void* in, std::uint32_t* counts,
+                                 std::uint32_t* out_of_range) {
+  check_arguments(r.spec, in, counts, out_of_range, r.who, r.in_name);
+  const HistogramVariant& v = resolve(r.spec, r.variant, r.who);
+  std::uint32_t dropped = 0;
+  v.run({r.spec, in, counts, &dropped, nullptr, r.stream});
+  if (out_of_range != nullptr) *out_of_range = dropped;
+}
 
 }  // namespace tessera
 

@@ -34,7 +34,7 @@ struct EvenBins {
   int bins = 1;
 
   // Host: the scale as the rule defines it. Callers validate first
-  // (patterns/histogram.hpp: even_bins_problem() == "").
+  // (contract.hpp: even_bins_problem() == "").
   static EvenBins make(int bins, float lo, float hi) {
     const float range = hi - lo;
     return {lo, hi, static_cast<float>(bins) / range, bins};

@@ -1,7 +1,7 @@
 // Building blocks shared by the CUDA histogram rungs (steps 2-7) and the CUB
 // baseline:
 //   - rule_t<T> / rule_of<T>(spec): the bin rule of an input type
-//     (common/histogram_bins.hpp), passed to kernels by value;
+//     (bins.hpp), passed to kernels by value;
 //   - with_input_type(spec, f): the uint8 / float dispatch of a run;
 //   - 16-byte vector loads and for_each_bin over one vector (16 bytes or 4
 //     floats, in memory order);

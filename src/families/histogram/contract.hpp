@@ -5,20 +5,18 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <span>
 #include <string>
-#include <string_view>
 
-#include "tessera/core/types.hpp"
 #include "ladder/ladder.hpp"
+#include "tessera/core/types.hpp"
 #include "tessera/core/variant.hpp"
 
 namespace tessera::histogram_impl {
 
 // What is being counted (everything but the data).
 //   Dtype::u8   every byte value is its own bin: bins == 256, lo/hi unused;
-//   Dtype::f32  `bins` equal-width bins over [lo, hi) (common/histogram_bins.hpp
-//               gives the exact rule); values outside, and NaN, are dropped
+//   Dtype::f32  `bins` equal-width bins over [lo, hi) (bins.hpp gives the
+//               exact rule); values outside, and NaN, are dropped
 //               and counted as out of range.
 struct HistogramSpec {
   Dtype dtype = Dtype::u8;
@@ -56,16 +54,10 @@ inline constexpr std::size_t MAX_N = 0xFFFFFFFFull;
 inline constexpr int BYTE_BINS = 256;
 inline constexpr int MAX_BINS = 1 << 24;  // float bin indices stay exact integers in float
 
-// The tables, one per backend (src/cpu/histogram, src/cuda/histogram, src/vendor).
-std::span<const HistogramVariant> cpu_variants();
-std::span<const HistogramVariant> cuda_variants();    // empty in CPU-only builds
-std::span<const HistogramVariant> vendor_variants();  // empty in CPU-only builds
-
-// Every variant, ladder order (step, then table order).
-std::span<const HistogramVariant> all_variants();
-// The ladder itself (the lab build adds its tuning rows to it).
+// The ladder: ladder.cpp's table, in ladder order (step, then table order);
+// the lab build adds its tuning rows to it. Lookup by name: find(), or at()
+// for the "no variant named" error.
 ladder::Ladder<HistogramVariant>& variants_ladder();
-const HistogramVariant* find_variant(std::string_view name);
 
 // Why (bins, lo, hi) cannot define a float histogram; "" when it can: bins
 // in 1..MAX_BINS, lo and hi finite, lo < hi, hi - lo and bins / (hi - lo)

@@ -1,11 +1,14 @@
-// The CUDA rungs of the histogram ladder (steps 2-7). Each rung provides
+// The CUDA rungs of the histogram ladder (steps 2-7) and the vendor baseline
+// (step 8); ladder.cpp lists them. Each rung provides
 //   run_X(call)        enqueue the histogram on call.stream (no allocation, no
 //                      host synchronisation: graph-capturable);
 //   supports_X(spec)   whether the rung handles the spec (input type, and
 //                      whether its shared-memory copies fit).
-// None needs a workspace. variants.cpp turns them into the HistogramVariant
-// table. Plain C++: no CUDA headers needed to include this.
+// Only the vendor baseline needs a workspace (CUB's temporary storage).
+// Plain C++: no CUDA headers needed to include this.
 #pragma once
+
+#include <cstddef>
 
 #include "families/histogram/contract.hpp"
 
@@ -29,10 +32,11 @@ TESSERA_DECLARE_HISTOGRAM_RUNG(run_aggregation)
 TESSERA_DECLARE_HISTOGRAM_RUNG(coarsened_vec16)
 // 07_packed_counters.cu
 TESSERA_DECLARE_HISTOGRAM_RUNG(packed16_atomic)
-TESSERA_DECLARE_HISTOGRAM_RUNG(packed8_atomic)
-TESSERA_DECLARE_HISTOGRAM_RUNG(packed8_rmw)
 // 07_hot_bin.cu
 TESSERA_DECLARE_HISTOGRAM_RUNG(hot_bin_copies)
+// 08_cub_histogram_even.cu, with CUB's temporary storage as its workspace
+TESSERA_DECLARE_HISTOGRAM_RUNG(cub_histogram_even)
+std::size_t workspace_cub_histogram_even(const HistogramSpec& spec);
 
 #undef TESSERA_DECLARE_HISTOGRAM_RUNG
 

@@ -16,6 +16,7 @@
 #include "harness/generate.hpp"
 #include "families/register_all.hpp"
 #include "families/histogram/contract.hpp"
+#include "families/histogram/policy.hpp"
 #include "tessera/histogram.hpp"
 
 #if TESSERA_HAVE_CUDA
@@ -144,7 +145,7 @@ class HistogramProblem final : public Problem {
     }
     // The reference answer: the step-0 rung, serial.
     expected_.resize(static_cast<std::size_t>(spec.bins));
-    const HistogramVariant* ref = histogram_impl::find_variant("cpu_reference");
+    const HistogramVariant* ref = histogram_impl::variants_ladder().find("cpu_reference");
     ref->run({spec_, input_.data(), expected_.data(), &expected_oor_, nullptr, nullptr});
 #if TESSERA_HAVE_CUDA
     if (gpu_) {
@@ -162,14 +163,18 @@ class HistogramProblem final : public Problem {
     return {bytes, double(spec_.n), Bound::memory};
   }
   bool supports(const VariantInfo& v) const override {
-    const HistogramVariant* hv = histogram_impl::find_variant(v.name);
+    const HistogramVariant* hv = histogram_impl::variants_ladder().find(v.name);
     if (hv == nullptr || (v.backend == Backend::cuda && !gpu_)) return false;
     if (skip_global_ && v.step == 2) return false;
     return hv->supports(spec_);
   }
-  std::string api_pick(bool gpu) const override { return gpu ? histogram_default_variant(spec_.dtype, spec_.bins, spec_.n) : "cpu_openmp"; }
+  // Without a GPU the CPU-only policy's rung, as in a CPU-only build.
+  std::string api_pick(bool gpu) const override {
+    return gpu ? histogram_default_variant(spec_.dtype, spec_.bins, spec_.n)
+               : std::string(histogram_impl::policy::CPU_RULES[0].variant);
+  }
   std::unique_ptr<Instance> bind(const VariantInfo& v) override {
-    return std::make_unique<HistogramInstance>(*this, *histogram_impl::find_variant(v.name));
+    return std::make_unique<HistogramInstance>(*this, *histogram_impl::variants_ladder().find(v.name));
   }
 
   const HistogramSpec& spec() const { return spec_; }
@@ -287,7 +292,7 @@ class HistogramPattern final : public Pattern {
 
   std::vector<VariantInfo> variants() const override {
     std::vector<VariantInfo> out;
-    for (const auto& v : histogram_impl::all_variants()) out.push_back(v.info);
+    for (const auto& v : histogram_impl::variants_ladder().all()) out.push_back(v.info);
     return out;
   }
 

@@ -29,7 +29,7 @@ constexpr int ITEMS = TILE / BLOCK_ROWS;
 template <class W>
 __global__ __launch_bounds__(TILE* BLOCK_ROWS) void transpose_copy_bound_kernel(const W* __restrict__ in,
                                                                                W* __restrict__ out, gpu::Grid2D g) {
-  const gpu::TileIndex t = gpu::tile_of<gpu::TileOrder::row_major>(blockIdx.x, g.tiles_x, g.tiles_y);
+  const gpu::TileIndex t = gpu::RowMajorOrder::tile_of(blockIdx.x, g.tiles_x, g.tiles_y);
   const std::size_t row0 = static_cast<std::size_t>(t.y) * TILE;
   const std::size_t col0 = static_cast<std::size_t>(t.x) * TILE;
   const std::size_t src = (row0 + threadIdx.y) * g.ld_in + col0 + threadIdx.x;

@@ -46,7 +46,7 @@ enum class Strided {
 template <class W, Strided S>
 __global__ __launch_bounds__(NAIVE_X* NAIVE_Y) void transpose_naive_kernel(const W* __restrict__ in,
                                                                           W* __restrict__ out, Grid2D g) {
-  const gpu::TileIndex t = gpu::tile_of<gpu::TileOrder::row_major>(blockIdx.x, g.tiles_x, g.tiles_y);
+  const gpu::TileIndex t = gpu::RowMajorOrder::tile_of(blockIdx.x, g.tiles_x, g.tiles_y);
   const bool along_rows = S == Strided::write;
   const std::size_t col = static_cast<std::size_t>(t.x) * (along_rows ? NAIVE_X : NAIVE_Y) +
                           (along_rows ? threadIdx.x : threadIdx.y);

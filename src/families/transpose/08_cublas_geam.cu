@@ -18,11 +18,8 @@
 // variant (graph-capturable; geam needs no workspace).
 #include <cublas_v2.h>
 
-#include <array>
-#include <span>
-
-#include "families/transpose/contract.hpp"
 #include "core/cublas_handle.hpp"
+#include "families/transpose/cuda_rungs.hpp"
 
 namespace tessera::transpose_impl {
 
@@ -45,21 +42,15 @@ void geam_transpose(const TransposeCall& call) {
     TESSERA_CUBLAS(cublasDgeam_64(lease.handle, CUBLAS_OP_T, CUBLAS_OP_T, m, n, &one, a, lda, &zero, a, lda, c, ldc));
 }
 
+}  // namespace
+
 void run_cublas_geam(const TransposeCall& call) {
   if (call.spec.dtype == Dtype::f32) geam_transpose<float>(call);
   else geam_transpose<double>(call);
 }
 
-bool supports_geam(const TransposeSpec& s) { return s.dtype == Dtype::f32 || s.dtype == Dtype::f64; }
+bool supports_cublas_geam(const TransposeSpec& s) { return s.dtype == Dtype::f32 || s.dtype == Dtype::f64; }
 
-const std::array<TransposeVariant, 1> vendor_table{{
-    {{"transpose", "cublas_geam", 8, Backend::cuda, Role::vendor,
-      "cublasSgeam / cublasDgeam with op(A) = A^T, alpha = 1, beta = 0 (vendor baseline; handle created outside the timed region)", true},
-     Output::transpose, supports_geam, vendor::prepare_cublas, run_cublas_geam},
-}};
-
-}  // namespace
-
-std::span<const TransposeVariant> vendor_variants() { return vendor_table; }
+void prepare_cublas_geam() { vendor::prepare_cublas(); }
 
 }  // namespace tessera::transpose_impl

@@ -6,7 +6,6 @@
 
 #include "core/device_memory.hpp"
 #include "families/transpose/api_common.hpp"
-#include "families/transpose/api_dispatch.hpp"
 #include "tessera/core/cuda_check.hpp"
 
 namespace tessera {
@@ -27,10 +26,6 @@ void check_memory(const transpose_impl::TransposeVariant& v, const void* in, con
 }
 
 }  // namespace
-
-std::string transpose_default_variant(Dtype, std::size_t, std::size_t) {
-  return std::string(transpose_impl::GPU_DEFAULT_VARIANT);
-}
 
 template <class T>
 void transpose(const T* d_in, std::size_t rows, std::size_t cols, T* d_out, const TransposeOptions& options) {

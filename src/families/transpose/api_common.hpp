@@ -57,19 +57,13 @@ inline const TransposeVariant& resolve(const TransposeSpec& spec, const std::str
                         in, in_bytes, out, out_bytes));
   }
   const std::string chosen = name.empty() ? transpose_default_variant(spec.dtype, spec.rows, spec.cols) : name;
-  const TransposeVariant* v = find_variant(chosen);
-  if (v == nullptr) {
-    std::string names;
-    for (const auto& var : all_variants())
-      if (var.output == Output::transpose) names += fmt::format("{}{}", names.empty() ? "" : ", ", var.info.name);
-    throw Error(fmt::format("tessera::transpose: no variant named '{}' (variants: {})", chosen, names));
-  }
-  require(v->output == Output::transpose,
+  const TransposeVariant& v = variants_ladder().at(chosen, "tessera::transpose");
+  require(v.output == Output::transpose,
           fmt::format("tessera::transpose: variant '{}' is the copy-bandwidth bound of the ladder: it copies the "
                       "matrix instead of transposing it",
                       chosen));
-  require(v->supports(spec), fmt::format("tessera::transpose: variant '{}' does not support {}", chosen, describe(spec)));
-  return *v;
+  require(v.supports(spec), fmt::format("tessera::transpose: variant '{}' does not support {}", chosen, describe(spec)));
+  return v;
 }
 
 // A validated call of the public API: the variant and what it receives;

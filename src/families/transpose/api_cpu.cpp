@@ -4,13 +4,8 @@
 #include <cstdint>
 
 #include "families/transpose/api_common.hpp"
-#include "families/transpose/api_dispatch.hpp"
 
 namespace tessera {
-
-std::string transpose_default_variant(Dtype, std::size_t, std::size_t) {
-  return std::string(transpose_impl::CPU_DEFAULT_VARIANT);
-}
 
 template <class T>
 void transpose(const T* d_in, std::size_t rows, std::size_t cols, T* d_out, const TransposeOptions& options) {

@@ -4,12 +4,10 @@
 #pragma once
 
 #include <cstddef>
-#include <span>
-#include <string_view>
 
 #include "core/matrix_layout.hpp"
-#include "tessera/core/types.hpp"
 #include "ladder/ladder.hpp"
+#include "tessera/core/types.hpp"
 #include "tessera/core/variant.hpp"
 
 namespace tessera::transpose_impl {
@@ -63,15 +61,9 @@ struct TransposeVariant {
 // look at the values): float, double, int32, int64, uint32.
 bool word_sized(Dtype t);
 
-// The tables, one per backend (src/cpu/transpose, src/cuda/transpose, src/vendor).
-std::span<const TransposeVariant> cpu_variants();
-std::span<const TransposeVariant> cuda_variants();    // empty in CPU-only builds
-std::span<const TransposeVariant> vendor_variants();  // empty in CPU-only builds
-
-// Every variant, ladder order (step, then table order).
-std::span<const TransposeVariant> all_variants();
-// The ladder itself (the lab build adds its tuning rows to it).
+// The ladder: ladder.cpp's table, in ladder order (step, then table order);
+// the lab build adds its tuning rows to it. Lookup by name: find(), or at()
+// for the "no variant named" error.
 ladder::Ladder<TransposeVariant>& variants_ladder();
-const TransposeVariant* find_variant(std::string_view name);
 
 }  // namespace tessera::transpose_impl

@@ -1,4 +1,4 @@
-// The CPU rungs of the transpose ladder (see variants.cpp for the table).
+// The CPU rungs of the transpose ladder (ladder.cpp lists them).
 #pragma once
 
 #include <cstddef>

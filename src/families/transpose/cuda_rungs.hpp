@@ -1,10 +1,10 @@
-// The CUDA rungs of the transpose ladder (steps 2-7). Each provides
+// The CUDA rungs of the transpose ladder (steps 2-6) and the vendor baseline
+// (step 8); ladder.cpp lists them. Each provides
 //   run_X(call)  enqueue the transpose on call.stream (no allocation, no host
 //                synchronisation: graph-capturable; nothing for an empty
 //                matrix);
-// every rung supports the 4- and 8-byte element types (word_sized). variants.cpp
-// turns them into the TransposeVariant table. Plain C++: no CUDA headers
-// needed to include this.
+// every tessera rung supports the 4- and 8-byte element types (word_sized).
+// Plain C++: no CUDA headers needed to include this.
 #pragma once
 
 #include "families/transpose/contract.hpp"
@@ -23,25 +23,14 @@ void run_padded_tile(const TransposeCall& call);
 // 05_unroll.cu
 void run_unroll2(const TransposeCall& call);
 void run_unroll4(const TransposeCall& call);
-// 06_block_shapes.cu: the block-shape candidates, TILE x BLOCK_ROWS
+// 06_block_shapes.cu: the seed's block shape and the H100's, TILE x BLOCK_ROWS
 void run_tile16_16x16(const TransposeCall& call);
-void run_tile16_16x8(const TransposeCall& call);
-void run_tile32_32x4(const TransposeCall& call);
 void run_tile64_64x8(const TransposeCall& call);
-void run_tile64_64x16(const TransposeCall& call);
-// 07_grouped_order.cu
-void run_grouped_order(const TransposeCall& call);
-// 07_vec16_swizzle.cu
-void run_vec16_swizzle(const TransposeCall& call);
-void run_vec16_grouped(const TransposeCall& call);
-// 07_vec16_persistent.cu
-void run_vec16_persistent(const TransposeCall& call);
-void run_vec16_persistent_cs(const TransposeCall& call);
-void run_vec16_persistent2(const TransposeCall& call);
-// Whether the vec16 rungs (07_vec16_swizzle.cu, 07_vec16_persistent.cu)
-// take their 16-byte path for this call (pointers 16-byte aligned, both
-// pitches multiples of 16 bytes); otherwise they run the padded tile of
-// unroll4 (tests check both paths).
-bool vec16_path(const TransposeCall& call);
+
+// 08_cublas_geam.cu: float and double only; prepare() creates the cuBLAS
+// handle outside timed regions and graph captures.
+void run_cublas_geam(const TransposeCall& call);
+bool supports_cublas_geam(const TransposeSpec& spec);
+void prepare_cublas_geam();
 
 }  // namespace tessera::transpose_impl

@@ -19,6 +19,7 @@
 #include "harness/matrix.hpp"
 #include "families/register_all.hpp"
 #include "families/transpose/contract.hpp"
+#include "families/transpose/policy.hpp"
 #include "tessera/transpose.hpp"
 
 #if TESSERA_HAVE_CUDA
@@ -130,13 +131,17 @@ class TransposeProblem final : public Problem {
     return {bytes, 0.0, Bound::memory};
   }
   bool supports(const VariantInfo& v) const override {
-    const TransposeVariant* tv = transpose_impl::find_variant(v.name);
+    const TransposeVariant* tv = transpose_impl::variants_ladder().find(v.name);
     if (tv == nullptr || !(v.backend == Backend::cpu || gpu_) || !tv->supports(spec_)) return false;
     return !(v.name == "cpu_reference" && spec_.rows * spec_.cols > SERIAL_LIMIT);
   }
-  std::string api_pick(bool gpu) const override { return gpu ? transpose_default_variant(spec_.dtype, spec_.rows, spec_.cols) : "cpu_openmp_blocked"; }
+  // Without a GPU the CPU-only policy's rung, as in a CPU-only build.
+  std::string api_pick(bool gpu) const override {
+    return gpu ? transpose_default_variant(spec_.dtype, spec_.rows, spec_.cols)
+               : std::string(transpose_impl::policy::CPU_RULES[0].variant);
+  }
   std::unique_ptr<Instance> bind(const VariantInfo& v) override {
-    return std::make_unique<TransposeInstance>(*this, *transpose_impl::find_variant(v.name));
+    return std::make_unique<TransposeInstance>(*this, *transpose_impl::variants_ladder().find(v.name));
   }
 
   const TransposeSpec& spec() const { return spec_; }
@@ -225,7 +230,7 @@ class TransposePattern final : public Pattern {
 
   std::vector<VariantInfo> variants() const override {
     std::vector<VariantInfo> out;
-    for (const auto& v : transpose_impl::all_variants()) out.push_back(v.info);
+    for (const auto& v : transpose_impl::variants_ladder().all()) out.push_back(v.info);
     return out;
   }
 

@@ -3,10 +3,10 @@
 //     the tile grid, launched as a 1-D grid of tiles (grid.x reaches 2^31 - 1
 //     where grid.y stops at 65535: an N x 1 matrix of 2^31 elements needs
 //     2^26 tiles down one column);
-//   - tile_of<ORDER>: which tile a block moves, in row-major tile order or in
-//     bands of GROUP tile rows (grouped order, step 7);
+//   - RowMajorOrder: which tile a block moves (a policy type: the lab tries
+//     other orders);
 //   - transpose_tile_kernel<W, Policy>: the shared-memory tile transpose of
-//     steps 3-7, one kernel template whose policy (tile size, block rows,
+//     steps 3-6, one kernel template whose policy (tile size, block rows,
 //     padding, tile order) is each rung's only difference;
 //   - with_word: the element type as the 4- or 8-byte word the kernels move
 //     (a transpose never looks at the values).
@@ -51,50 +51,30 @@ inline unsigned blocks_of(const Grid2D& g) { return g.tiles_x * g.tiles_y; }
 
 // ---- which tile a block moves ------------------------------------------------
 
-enum class TileOrder {
-  row_major,  // block b -> tile row b / tiles_x, tile column b % tiles_x
-  grouped,    // bands of GROUP tile rows, walked column by column (step 7)
-};
-
-// Tile rows per band in grouped order. The ~1000 blocks resident on an H100
-// (132 SMs x 8) then cover about GROUP tile rows x 1000 / GROUP tile
-// columns: every input row and every output row is read or written in runs
-// of several KiB (whole DRAM pages) instead of one tile-width run per row.
-// PREDICTION, not yet measured: 16 (steps 7 compare it with row-major).
-constexpr unsigned GROUP = 16;
-
 struct TileIndex {
   unsigned x;  // tile column (input columns x * tile_cols ...)
   unsigned y;  // tile row (input rows y * tile_rows ...)
 };
 
-template <TileOrder ORDER>
-__device__ __forceinline__ TileIndex tile_of(unsigned block, unsigned tiles_x, unsigned tiles_y) {
-  if constexpr (ORDER == TileOrder::row_major) {
+// A tile order maps a block index to the tile it moves (static
+// tile_of(block, tiles_x, tiles_y)). The product's rungs walk the tiles in
+// row-major order; the lab tries others (lab/transpose/grouped_order.cuh).
+struct RowMajorOrder {
+  static __device__ __forceinline__ TileIndex tile_of(unsigned block, unsigned tiles_x, unsigned /*tiles_y*/) {
     return {block % tiles_x, block / tiles_x};
-  } else {
-    // Every band but the last holds g = min(GROUP, tiles_y) tile rows, so
-    // band * g is the first tile row of block's band; g * tiles_x <=
-    // tiles_y * tiles_x fits 32 bits.
-    const unsigned g = tiles_y < GROUP ? tiles_y : GROUP;
-    const unsigned band = block / (g * tiles_x);
-    const unsigned first = band * g;
-    const unsigned in_band = block - band * g * tiles_x;
-    const unsigned band_rows = tiles_y - first < g ? tiles_y - first : g;
-    return {in_band / band_rows, first + in_band % band_rows};
   }
-}
+};
 
-// ---- the shared-memory tile transpose (steps 3-7) ----------------------------
+// ---- the shared-memory tile transpose (steps 3-6) ----------------------------
 
 // A TILE x TILE tile moved by a TILE x BLOCK_ROWS block: each thread moves
 // TILE / BLOCK_ROWS elements, rows BLOCK_ROWS apart. Tiles are square, so
 // the same block shape reads the input tile (rows of the input) and writes
 // the output tile (rows of the output). PAD elements pad every tile row.
-template <int TILE_, int BLOCK_ROWS_, int PAD_, TileOrder ORDER_ = TileOrder::row_major>
+template <int TILE_, int BLOCK_ROWS_, int PAD_, class ORDER_ = RowMajorOrder>
 struct TilePolicy {
   static constexpr int TILE = TILE_, BLOCK_ROWS = BLOCK_ROWS_, PAD = PAD_;
-  static constexpr TileOrder ORDER = ORDER_;
+  using Order = ORDER_;
   static_assert(TILE % 32 == 0 || TILE == 16, "TILE: 16 or a multiple of the warp size");
   static_assert(TILE % BLOCK_ROWS == 0, "BLOCK_ROWS must divide TILE");
   static_assert(TILE * BLOCK_ROWS <= 1024, "at most 1024 threads per block");
@@ -107,7 +87,7 @@ __global__ __launch_bounds__(P::TILE* P::BLOCK_ROWS) void transpose_tile_kernel(
   constexpr int ITEMS = P::TILE / P::BLOCK_ROWS;
   __shared__ W tile[P::TILE][P::TILE + P::PAD];
 
-  const TileIndex t = tile_of<P::ORDER>(blockIdx.x, g.tiles_x, g.tiles_y);
+  const TileIndex t = P::Order::tile_of(blockIdx.x, g.tiles_x, g.tiles_y);
   const std::size_t row0 = static_cast<std::size_t>(t.y) * P::TILE;
   const std::size_t col0 = static_cast<std::size_t>(t.x) * P::TILE;
   const unsigned tx = threadIdx.x, ty = threadIdx.y;

@@ -1,4 +1,5 @@
-// Step 7 (tessera) — 16-byte rows with a swizzled shared tile.
+// Lab rows vec16_swizzle and vec16_grouped (step 7, tuning) — 16-byte rows
+// with a swizzled shared tile.
 //
 // What it changes over the padded tile: every global access is a 16-byte
 // vector (4 floats / 2 doubles), on both sides, so a warp instruction moves
@@ -30,17 +31,23 @@
 // matrix) go element by element through the same swizzled tile.
 //
 // Two variants: vec16_swizzle (row-major tile order) and vec16_grouped (the
-// grouped order of 07_grouped_order.cu).
+// grouped order of grouped_order.cuh).
 //
 // Bottleneck: DRAM only; shared memory and issue slots are far from
 // saturated. Expected: 92-97% of copy bandwidth on 8192 x 8192 floats, at
-// least cublasSgeam (94% on the H100 in earlier measurements). A
-// prediction: the bench decides.
+// least cublasSgeam. Measured (H100, docs/results/transpose-h100-2026-11-23c
+// .json): 92.3 % (0.99x cublasSgeam) on float 8192^2, 1.03x on 65536 x 1024,
+// but 0.92x on 65537 x 1023, whose odd rows take the scalar fallback; it
+// was the API's default for one run (8eb3089) until tile64_64x8 replaced it
+// (361c7f6). ~17 MiB requested at once per device (1056 blocks x 16 KiB)
+// against tile64_64x8's ~8 MiB: more requests in flight only scatter DRAM
+// rows.
 #include <cstdint>
 
-#include "families/transpose/cuda_rungs.hpp"
 #include "families/transpose/tile.cuh"
-#include "families/transpose/vec16_tile.cuh"
+#include "transpose/grouped_order.cuh"
+#include "transpose/lab_rungs.hpp"
+#include "transpose/vec16_tile.cuh"
 
 namespace tessera::transpose_impl {
 
@@ -48,15 +55,14 @@ namespace {
 
 using gpu::CacheHint;
 using gpu::Grid2D;
-using gpu::TileOrder;
 
-template <class W, TileOrder ORDER>
+template <class W, class ORDER>
 __global__ __launch_bounds__(gpu::Vec16Tile<W>::THREADS) void transpose_vec16_kernel(const W* __restrict__ in,
                                                                                      W* __restrict__ out, Grid2D g) {
   using T = gpu::Vec16Tile<W>;
   __shared__ alignas(16) W tile[T::TR * T::TC];
 
-  const gpu::TileIndex t = gpu::tile_of<ORDER>(blockIdx.x, g.tiles_x, g.tiles_y);
+  const gpu::TileIndex t = ORDER::tile_of(blockIdx.x, g.tiles_x, g.tiles_y);
   const std::size_t row0 = static_cast<std::size_t>(t.y) * T::TR;
   const std::size_t col0 = static_cast<std::size_t>(t.x) * T::TC;
   const int tid = static_cast<int>(threadIdx.x);
@@ -75,12 +81,12 @@ __global__ __launch_bounds__(gpu::Vec16Tile<W>::THREADS) void transpose_vec16_ke
 }
 
 // The fallback: unroll4's padded tile in the same tile order.
-template <TileOrder ORDER>
+template <class ORDER>
 using FallbackTile = gpu::TilePolicy<32, 8, 1, ORDER>;
 
 bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
-template <TileOrder ORDER>
+template <class ORDER>
 void run_vec16(const char* kernel, const char* fallback, const TransposeCall& call) {
   const TransposeSpec& s = call.spec;
   if (s.rows == 0 || s.cols == 0) return;
@@ -106,11 +112,11 @@ bool vec16_path(const TransposeCall& call) {
 }
 
 void run_vec16_swizzle(const TransposeCall& call) {
-  run_vec16<TileOrder::row_major>("transpose_vec16_kernel<row_major>", "transpose_tile_kernel<vec16 fallback>", call);
+  run_vec16<gpu::RowMajorOrder>("transpose_vec16_kernel<row_major>", "transpose_tile_kernel<vec16 fallback>", call);
 }
 
 void run_vec16_grouped(const TransposeCall& call) {
-  run_vec16<TileOrder::grouped>("transpose_vec16_kernel<grouped>", "transpose_tile_kernel<vec16_grouped fallback>",
+  run_vec16<gpu::GroupedOrder>("transpose_vec16_kernel<grouped>", "transpose_tile_kernel<vec16_grouped fallback>",
                                 call);
 }
 

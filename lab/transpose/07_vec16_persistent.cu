@@ -1,5 +1,5 @@
-// Step 7 (tessera) — persistent vec16 blocks: the next tile's loads are in
-// flight while the current tile is written.
+// Lab rows vec16_persistent* (step 7, tuning) — persistent vec16 blocks: the
+// next tile's loads are in flight while the current tile is written.
 //
 // What it changes over vec16_swizzle (same swizzled 16 KiB tile, same
 // 16-byte accesses, same row-major tile order: vec16_tile.cuh): instead of
@@ -35,31 +35,27 @@
 // vec16 (~17 MiB) 93.8%. Past ~4-8 MiB (what Little's law asks at 3 TB/s
 // and ~1.5 us of loaded latency) more requests only scatter DRAM rows. A
 // persistent block keeps its 16 KiB in flight nearly all the time, so
-// 4 blocks per SM (~8 MiB) is the default and 2 a tuning. (8 would need
-// <= 32 registers: ptxas spills at that cap.)
-// Three variants:
-//   vec16_persistent     default cache policy, at most 4 blocks per SM;
-//   vec16_persistent_cs  the same with streaming hints (ld.global.cs /
-//                        st.global.cs, evict-first): each byte is touched
-//                        once, so the write stream should not evict lines
-//                        the read stream has yet to use in L2;
-//   vec16_persistent2    tuning: at most 2 blocks per SM (~4 MiB).
-// Calls off the 16-byte path (vec16_path false) run unroll4's padded tile,
-// like vec16_swizzle; edge tiles go element by element, guarded.
-//
-// Bottleneck: DRAM. Expected on 8192 x 8192 floats: 93.5-95% of copy
-// bandwidth (vec16_swizzle 91.9%, cublasSgeam 93.1%, copy_bound 96.5%) for
-// vec16_persistent, the streaming variant within +-1 point of it,
-// vec16_persistent2 ~92-94%; doubles ~95-97%.
-// A prediction: the bench decides.
+// 4 blocks per SM (~8 MiB) was the candidate and 2 a neighbour. (8 would
+// need <= 32 registers: ptxas spills at that cap.) The three configurations
+// measured (cache hint x blocks per SM) are the sweep table of
+// tuning_persistent.cuh, each with its result: all three lost 1.5-5 points
+// of copy bandwidth to the one-tile-per-block kernels (predicted: 93.5-95 %
+// on float 8192^2, measured 88-90 %). Calls off the 16-byte path
+// (vec16_path false) run unroll4's padded tile, like vec16_swizzle; edge
+// tiles go element by element, guarded.
 #include <algorithm>
 #include <cstddef>
 
-#include "tessera/blocks/device.cuh"
+#include <iterator>
+#include <span>
+#include <utility>
+
 #include "core/kernel_resources.hpp"
-#include "families/transpose/cuda_rungs.hpp"
 #include "families/transpose/tile.cuh"
-#include "families/transpose/vec16_tile.cuh"
+#include "tessera/blocks/device.cuh"
+#include "transpose/lab_rungs.hpp"
+#include "transpose/tuning_persistent.cuh"
+#include "transpose/vec16_tile.cuh"
 
 namespace tessera::transpose_impl {
 
@@ -86,7 +82,7 @@ struct Origin {
 
 template <class W>
 __device__ __forceinline__ Origin origin_of(const Grid2D& g, unsigned index) {
-  const gpu::TileIndex t = gpu::tile_of<gpu::TileOrder::row_major>(index, g.tiles_x, g.tiles_y);
+  const gpu::TileIndex t = gpu::RowMajorOrder::tile_of(index, g.tiles_x, g.tiles_y);
   return {static_cast<std::size_t>(t.y) * gpu::Vec16Tile<W>::TR, static_cast<std::size_t>(t.x) * gpu::Vec16Tile<W>::TC};
 }
 
@@ -184,27 +180,21 @@ void run_persistent(const char* kernel, const char* fallback, const TransposeCal
   });
 }
 
-// Provenance of the 4: the bytes-in-flight argument in the header comment
-// (H100 ladder of 2026-11-23); PREDICTION, the bench decides.
-using Plain = PersistentPolicy<CacheHint::normal, 4>;
-using Streaming = PersistentPolicy<CacheHint::streaming, 4>;
-using Plain2 = PersistentPolicy<CacheHint::normal, 2>;
+// Row I of the sweep table: its policy, its kernel's name.
+struct PersistentSweep {
+  static constexpr const auto& TABLE = tuning::PERSISTENT_SWEEP;
+  template <std::size_t I>
+  static void run(const TransposeCall& call) {
+    constexpr tuning::PersistentTuning t = TABLE[I];
+    run_persistent<PersistentPolicy<t.hint, t.max_blocks_per_sm>>(t.kernel, t.fallback, call);
+  }
+};
 
 }  // namespace
 
-void run_vec16_persistent(const TransposeCall& call) {
-  run_persistent<Plain>("transpose_vec16_persistent_kernel<normal, 4>",
-                        "transpose_tile_kernel<vec16_persistent fallback>", call);
-}
-
-void run_vec16_persistent_cs(const TransposeCall& call) {
-  run_persistent<Streaming>("transpose_vec16_persistent_kernel<streaming, 4>",
-                            "transpose_tile_kernel<vec16_persistent_cs fallback>", call);
-}
-
-void run_vec16_persistent2(const TransposeCall& call) {
-  run_persistent<Plain2>("transpose_vec16_persistent_kernel<normal, 2>",
-                         "transpose_tile_kernel<vec16_persistent2 fallback>", call);
+std::span<const TransposeVariant> persistent_rows() {
+  static const auto rows = sweep_rows<PersistentSweep>(7, std::make_index_sequence<std::size(PersistentSweep::TABLE)>{});
+  return rows;
 }
 
 }  // namespace tessera::transpose_impl

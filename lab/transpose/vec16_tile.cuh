@@ -1,4 +1,4 @@
-// The 16-byte swizzled tile of the vec16 rungs (07_vec16_swizzle.cu explains
+// The 16-byte swizzled tile of the lab's vec16 rows (07_vec16_swizzle.cu explains
 // the layout and why it has no bank conflicts), as the three phases of one
 // tile transpose, shared by the one-tile-per-block kernel
 // (07_vec16_swizzle.cu) and the persistent one (07_vec16_persistent.cu):
