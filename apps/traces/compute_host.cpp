@@ -17,7 +17,7 @@ bool is_host_variant(const std::string& v) { return v.starts_with("cpu_"); }
 
 class HostScan final : public Compute {
  public:
-  explicit HostScan(const ScanOptions& scan) : opt_(scan) {
+  explicit HostScan(const TraceScanOptions& scan) : opt_(scan) {
     if (opt_.variant.empty()) opt_.variant = HOST_DEFAULT_VARIANT;
   }
   void prepare(std::size_t, std::size_t len) override {
@@ -35,14 +35,14 @@ class HostScan final : public Compute {
   BatchedScanOptions options() const {
     return {.direction = opt_.direction, .accum = opt_.accum, .exclusive = opt_.exclusive, .variant = opt_.variant};
   }
-  ScanOptions opt_;
+  TraceScanOptions opt_;
 };
 
 }  // namespace
 
-std::unique_ptr<Compute> make_host_scan(const ScanOptions& scan) { return std::make_unique<HostScan>(scan); }
+std::unique_ptr<Compute> make_host_scan(const TraceScanOptions& scan) { return std::make_unique<HostScan>(scan); }
 
-std::unique_ptr<Compute> make_scan_compute(const ScanOptions& scan) {
+std::unique_ptr<Compute> make_scan_compute(const TraceScanOptions& scan) {
   if (is_host_variant(scan.variant)) return make_host_scan(scan);
   if (auto gpu = make_device_scan(scan)) return gpu;
   if (scan.variant.empty()) return make_host_scan(scan);
