@@ -35,6 +35,14 @@ using scan_test::Layout;
 
 using scan_test::random_rows;
 
+// The ladder's CPU rows (host pointers, every build).
+std::vector<const ScanVariant*> cpu_rungs() {
+  std::vector<const ScanVariant*> r;
+  for (const auto& v : batched_scan_impl::all_variants())
+    if (v.info.backend == Backend::cpu) r.push_back(&v);
+  return r;
+}
+
 ScanSpec spec_of(const Layout& l, ScanDirection d, bool excl, Accum a) {
   return {d, a, excl, l.rows, l.len, l.in_pitch, l.in_place ? l.in_pitch : l.out_pitch, l.in_place};
 }
@@ -85,21 +93,25 @@ TEST(BatchedScanRegistry, EveryVariantIsWellFormed) {
   EXPECT_EQ(all.front().info.name, "cpu_reference");
   EXPECT_EQ(batched_scan_impl::find_variant("no_such"), nullptr);
   EXPECT_NE(find_pattern("batched_scan"), nullptr);
+  EXPECT_EQ(cpu_rungs().size(), 2u);
 #if !TESSERA_HAVE_CUDA
-  {
-    EXPECT_TRUE(batched_scan_impl::cuda_variants().empty());
-    EXPECT_TRUE(batched_scan_impl::vendor_variants().empty());
-  }
+  EXPECT_EQ(all.size(), 2u) << "CPU-only builds hold the CPU rungs only";
 #endif
 }
 
+// The product's ladder holds no tuning rows (they are the lab's).
+TEST(BatchedScanRegistry, NoTuningRowsInTheProduct) {
+  for (const auto& v : batched_scan_impl::all_variants())
+    EXPECT_NE(v.info.role, Role::tuning) << v.info.name;
+}
+
 TEST(BatchedScanRegistry, CpuVariantsSupportEverything) {
-  for (const auto& v : batched_scan_impl::cpu_variants())
+  for (const ScanVariant* p : cpu_rungs())
     for (Accum a : scan_test::kAccums)
       for (ScanDirection d : scan_test::kDirections)
         for (bool excl : {false, true})
           for (std::size_t len : {std::size_t(0), std::size_t(1), std::size_t(100000), std::size_t(1) << 31})
-            EXPECT_TRUE(v.supports({d, a, excl, 3, len, len, len, false})) << v.info.name;
+            EXPECT_TRUE(p->supports({d, a, excl, 3, len, len, len, false})) << p->info.name;
 }
 
 // ---- semantics on a row whose sums are exact -----------------------------------
@@ -119,12 +131,12 @@ TEST(BatchedScanCpu, ExactSemanticsOfEveryDirection) {
       {ScanDirection::forward_backward, false, {20, 19, 16, 10}},  // backward of 1 3 6 10
       {ScanDirection::forward_backward, true, {10, 9, 6, 0}},      // exclusive backward of 0 1 3 6
   };
-  for (const auto& v : batched_scan_impl::cpu_variants())
+  for (const ScanVariant* v : cpu_rungs())
     for (Accum a : scan_test::kAccums)
       for (const Case& c : cases) {
         std::vector<float> y(4, -1.0f);
-        v.run(ScanCall{{c.d, a, c.excl, 1, 4, 4, 4, false}, x.data(), y.data(), nullptr, nullptr});
-        EXPECT_EQ(y, c.want) << v.info.name << " " << to_string(c.d) << (c.excl ? " exclusive " : " ")
+        v->run(ScanCall{{c.d, a, c.excl, 1, 4, 4, 4, false}, x.data(), y.data(), nullptr, nullptr});
+        EXPECT_EQ(y, c.want) << v->info.name << " " << to_string(c.d) << (c.excl ? " exclusive " : " ")
                              << to_string(a);
       }
 }
@@ -136,7 +148,7 @@ TEST(BatchedScanCpu, MatchesReferenceOnEveryLayout) {
     std::size_t rows, len;
   };
   const Shape shapes[] = {{1, 1}, {3, 2}, {5, 31}, {7, 33}, {2, 129}, {3, 1000}, {1, 65537}, {40, 7}};
-  for (const auto& v : batched_scan_impl::cpu_variants())
+  for (const ScanVariant* v : cpu_rungs())
     for (std::size_t si = 0; si < std::size(shapes); ++si) {
       const auto [rows, len] = shapes[si];
       const auto rows0 = random_rows(rows, len, 1000 + si);
@@ -148,21 +160,21 @@ TEST(BatchedScanCpu, MatchesReferenceOnEveryLayout) {
               // The big row only once per accumulator and direction.
               if (len > 10000 && (li > 0 || excl)) continue;
               const Layout& l = layouts[li];
-              SCOPED_TRACE(std::string(v.info.name) + " " + scan_test::describe(l, d, excl, a));
-              const auto [before, after] = run_variant(v, l, d, excl, a, rows0);
+              SCOPED_TRACE(std::string(v->info.name) + " " + scan_test::describe(l, d, excl, a));
+              const auto [before, after] = run_variant(*v, l, d, excl, a, rows0);
               EXPECT_TRUE(scan_test::check_output(l, d, excl, a, rows0, before, after));
             }
     }
 }
 
 TEST(BatchedScanCpu, EmptyShapesWriteNothing) {
-  for (const auto& v : batched_scan_impl::cpu_variants())
+  for (const ScanVariant* v : cpu_rungs())
     for (const Layout& l : {Layout{0, 10, 10, 10}, Layout{4, 0, 3, 5}}) {
       std::vector<float> out(64, std::bit_cast<float>(scan_test::kPoisonBits));
       const std::vector<float> in(64, 1.0f);
-      v.run(ScanCall{spec_of(l, ScanDirection::forward_backward, false, Accum::native), in.data(), out.data(), nullptr,
-                     nullptr});
-      for (float f : out) EXPECT_EQ(std::bit_cast<std::uint32_t>(f), scan_test::kPoisonBits) << v.info.name;
+      v->run(ScanCall{spec_of(l, ScanDirection::forward_backward, false, Accum::native), in.data(), out.data(),
+                      nullptr, nullptr});
+      for (float f : out) EXPECT_EQ(std::bit_cast<std::uint32_t>(f), scan_test::kPoisonBits) << v->info.name;
     }
 }
 
