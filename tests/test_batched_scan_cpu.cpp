@@ -16,6 +16,7 @@
 #include "batched_scan_support.hpp"
 #include "tessera/blocks/reducers.hpp"
 #include "families/batched_scan/ops.hpp"
+#include "families/batched_scan/policy.hpp"
 #include "families/batched_scan/stream_order.hpp"
 #include "harness/registry.hpp"
 #include "harness/generate.hpp"
@@ -99,10 +100,26 @@ TEST(BatchedScanRegistry, EveryVariantIsWellFormed) {
 #endif
 }
 
-// The product's ladder holds no tuning rows (they are the lab's).
-TEST(BatchedScanRegistry, NoTuningRowsInTheProduct) {
+// The product's ladder holds no tuning rows (they are the lab's), and the
+// default policy names only variants of the product's ladder marked as the
+// API's picks.
+TEST(BatchedScanRegistry, PolicyPicksOnlyProductRows) {
   for (const auto& v : batched_scan_impl::all_variants())
     EXPECT_NE(v.info.role, Role::tuning) << v.info.name;
+#if TESSERA_HAVE_CUDA
+  for (const auto& rule : batched_scan_impl::kPickRules) {
+    const ScanVariant* v = batched_scan_impl::find_variant(rule.variant);
+    ASSERT_NE(v, nullptr) << rule.variant;
+    EXPECT_EQ(v->info.role, Role::product) << rule.variant;
+    EXPECT_FALSE(rule.measured.empty()) << rule.variant;
+  }
+  for (const auto& v : batched_scan_impl::all_variants()) {
+    if (v.info.role != Role::product) continue;
+    bool picked = false;
+    for (const auto& rule : batched_scan_impl::kPickRules) picked |= rule.variant == v.info.name;
+    EXPECT_TRUE(picked) << v.info.name << " is marked product but no rule picks it";
+  }
+#endif
 }
 
 TEST(BatchedScanRegistry, CpuVariantsSupportEverything) {
