@@ -233,15 +233,19 @@ TEST(BatchedScanApi, CpuVariantsThroughThePublicCall) {
       std::vector<float> in = scan_test::make_input(l, rows0);
       std::vector<float> out(scan_test::buffer_elems(l.out_off, rows, l.out_pitch, len),
                              std::bit_cast<float>(scan_test::kPoisonBits));
-      const BatchedScanOptions o{.direction = ScanDirection::forward_backward, .accum = Accum::dfloat,
-                                 .exclusive = false, .variant = name};
+      const BatchedScanOptions o{.direction = ScanDirection::forward_backward,
+                                 .accum = Accum::dfloat,
+                                 .exclusive = false,
+                                 .in_pitch = l.in_pitch,
+                                 .out_pitch = l.in_place ? l.in_pitch : l.out_pitch,
+                                 .variant = name};
       if (l.in_place) {
         const auto before = in;
-        batched_scan(in.data() + l.in_off, l.in_pitch, in.data() + l.in_off, l.in_pitch, rows, len, o);
+        batched_scan(in.data() + l.in_off, rows, len, in.data() + l.in_off, o);
         EXPECT_TRUE(scan_test::check_output(l, o.direction, false, o.accum, rows0, before, in)) << name;
       } else {
         const auto before = out;
-        batched_scan(in.data() + l.in_off, l.in_pitch, out.data() + l.out_off, l.out_pitch, rows, len, o);
+        batched_scan(in.data() + l.in_off, rows, len, out.data() + l.out_off, o);
         EXPECT_TRUE(scan_test::check_output(l, o.direction, false, o.accum, rows0, before, out)) << name;
       }
     }
@@ -261,44 +265,69 @@ std::string error_of(F&& f) {
 TEST(BatchedScanApi, RejectsBadArgumentsAndWritesNothing) {
   std::vector<float> in(200, 1.0f), out(200, -7.0f);
   const BatchedScanOptions cpu{.variant = "cpu_openmp"};
+  auto with = [&](BatchedScanOptions o) {
+    o.variant = "cpu_openmp";
+    return o;
+  };
   auto untouched = [&] {
     for (float f : out)
       if (f != -7.0f) return false;
     return true;
   };
-  EXPECT_NE(error_of([&] { batched_scan(in.data(), 9, out.data(), 10, 3, 10, cpu); }).find("in_pitch = 9"),
+  EXPECT_NE(error_of([&] { batched_scan(in.data(), 3, 10, out.data(), with({.in_pitch = 9})); }).find("in_pitch = 9"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { batched_scan(in.data(), 10, out.data(), 8, 3, 10, cpu); }).find("out_pitch = 8"),
+  EXPECT_NE(
+      error_of([&] { batched_scan(in.data(), 3, 10, out.data(), with({.out_pitch = 8})); }).find("out_pitch = 8"),
+      std::string::npos);
+  EXPECT_NE(error_of([&] { batched_scan(nullptr, 3, 10, out.data(), cpu); }).find("in is a null pointer"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { batched_scan(nullptr, 10, out.data(), 10, 3, 10, cpu); }).find("in is a null pointer"),
-            std::string::npos);
-  EXPECT_NE(error_of([&] { batched_scan(in.data(), 10, nullptr, 10, 3, 10, cpu); }).find("out is a null pointer"),
-            std::string::npos);
-  EXPECT_NE(error_of([&] {
-              batched_scan(in.data(), 10, out.data(), 10, 3, 10, {.variant = "no_such_variant"});
-            }).find("no variant named 'no_such_variant'"),
+  EXPECT_NE(error_of([&] { batched_scan(in.data(), 3, 10, nullptr, cpu); }).find("out is a null pointer"),
             std::string::npos);
   EXPECT_NE(error_of([&] {
-              batched_scan(in.data(), 10, out.data(), 10, 3, 10,
-                           {.accum = static_cast<Accum>(42), .variant = "cpu_openmp"});
+              batched_scan(in.data(), 3, 10, out.data(), {.variant = "no_such_variant"});
+            }).find("tessera::batched_scan: no variant named 'no_such_variant' (variants: cpu_reference, cpu_openmp"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] {
+              batched_scan(in.data(), 3, 10, out.data(), with({.accum = static_cast<Accum>(42)}));
             }).find("accumulator"),
             std::string::npos);
   EXPECT_NE(error_of([&] {
-              batched_scan(in.data(), 10, out.data(), 10, 3, 10,
-                           {.direction = static_cast<ScanDirection>(7), .variant = "cpu_openmp"});
+              batched_scan(in.data(), 3, 10, out.data(), with({.direction = static_cast<ScanDirection>(7)}));
             }).find("direction"),
             std::string::npos);
   // Partial overlap: shifted by one sample, or in == out with other pitches.
-  EXPECT_NE(error_of([&] { batched_scan(out.data(), 10, out.data() + 1, 10, 3, 10, cpu); }).find("overlap"),
+  EXPECT_NE(error_of([&] { batched_scan(out.data(), 3, 10, out.data() + 1, cpu); }).find("overlap"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { batched_scan(out.data(), 10, out.data(), 12, 3, 10, cpu); }).find("overlap"),
+  EXPECT_NE(
+      error_of([&] { batched_scan(out.data(), 3, 10, out.data(), with({.out_pitch = 12})); }).find("overlap"),
+      std::string::npos);
+  // A caller's workspace smaller than the query says (the CPU rungs need
+  // none: a workspace of 0 bytes is enough, and the query says 0).
+  EXPECT_EQ(batched_scan_workspace_bytes(3, 10, cpu), 0u);
+  EXPECT_NE(error_of([&] {
+              batched_scan_workspace_bytes(3, 10, {.variant = "no_such_variant"});
+            }).find("no variant named 'no_such_variant'"),
             std::string::npos);
   EXPECT_TRUE(untouched());
   // Nothing to do: null pointers are fine.
-  batched_scan(nullptr, 10, nullptr, 10, 0, 10, cpu);
-  batched_scan(nullptr, 0, nullptr, 0, 5, 0, cpu);
+  batched_scan(nullptr, 0, 10, nullptr, cpu);
+  batched_scan(nullptr, 5, 0, nullptr, cpu);
   // Interleaved rows that do not share a sample are not an overlap.
-  batched_scan(out.data(), 20, out.data() + 10, 20, 3, 10, cpu);
+  batched_scan(out.data(), 3, 10, out.data() + 10, with({.in_pitch = 20, .out_pitch = 20}));
+}
+
+// Pitches of 0 mean compact rows (len); a caller's host workspace serves the
+// cpu_* variants.
+TEST(BatchedScanApi, ZeroPitchesAreCompactRows) {
+  const std::size_t rows = 4, len = 9;
+  const auto rows0 = random_rows(rows, len, 5);
+  std::vector<float> out(rows * len + 1, std::bit_cast<float>(scan_test::kPoisonBits));
+  const std::vector<float> before = out;
+  std::vector<unsigned char> ws(16);
+  batched_scan(rows0.data(), rows, len, out.data(),
+               {.accum = Accum::kahan, .variant = "cpu_openmp", .workspace = {ws.data(), ws.size()}});
+  const Layout l{rows, len, len, len};
+  EXPECT_TRUE(scan_test::check_output(l, ScanDirection::forward_backward, false, Accum::kahan, rows0, before, out));
 }
 
 TEST(BatchedScanApi, OverlapTestIsExactForEqualPitches) {

@@ -162,7 +162,7 @@ TEST_F(BatchedScanGpu, WideAccumulatorsLeaveOnlyTheFinalRounding) {
   std::vector<long double> y, s;
   scan_test::reference(rows0.data(), len, ScanDirection::forward, false, y, s);
   auto max_rel = [&](Accum a) {
-    batched_scan(din.p, len, dout.p, len, 1, len, {.direction = ScanDirection::forward, .accum = a, .stream = stream()});
+    batched_scan(din.p, 1, len, dout.p, {.direction = ScanDirection::forward, .accum = a, .stream = stream()});
     TESSERA_CUDA(cudaStreamSynchronize(stream()));
     const std::vector<float> got = scan_test::gpu::download(dout.p, len);
     long double m = 0;
@@ -204,7 +204,7 @@ TEST_F(BatchedScanGpu, PublicApiDefaultVariantInPlace) {
       scan_test::gpu::upload(d.p, rows0);
       device_sync();
       const BatchedScanOptions o{.direction = ScanDirection::forward_backward, .accum = a, .stream = stream()};
-      batched_scan(d.p, len, d.p, len, rows, len, o);
+      batched_scan(d.p, rows, len, d.p, o);
       TESSERA_CUDA(cudaStreamSynchronize(stream()));
       std::vector<float> before = rows0;
       before.push_back(0.0f);  // buffer_elems adds one sentinel past the end
@@ -214,6 +214,43 @@ TEST_F(BatchedScanGpu, PublicApiDefaultVariantInPlace) {
                    scan_test::describe(l, o.direction, false, a));
       ASSERT_TRUE(scan_test::check_output(l, o.direction, false, a, rows0, before, after));
     }
+  }
+}
+
+// A caller's workspace of batched_scan_workspace_bytes(...) bytes: the call
+// allocates nothing, so it can be captured in a graph as it is; a smaller
+// one is refused before anything runs.
+TEST_F(BatchedScanGpu, PublicApiWithACallersWorkspace) {
+  const std::size_t rows = 3, len = 2 * TILE + 9;
+  const std::vector<float> rows0 = random_rows(rows, len, 4711);
+  DeviceBuffer<float> din(rows * len), dout(rows * len);
+  scan_test::gpu::upload(din.p, rows0);
+  device_sync();
+  BatchedScanOptions o{.accum = Accum::dfloat, .stream = stream()};
+  const std::size_t bytes = batched_scan_workspace_bytes(rows, len, o);
+  ASSERT_GT(bytes, 0u);  // the long-row rung keeps per-tile totals
+  DeviceBuffer<unsigned char> ws(bytes);
+  o.workspace = {ws.p, bytes};
+  cudaGraph_t graph = nullptr;
+  TESSERA_CUDA(cudaStreamBeginCapture(stream(), cudaStreamCaptureModeThreadLocal));
+  batched_scan(din.p, rows, len, dout.p, o);
+  TESSERA_CUDA(cudaStreamEndCapture(stream(), &graph));
+  cudaGraphExec_t exec = nullptr;
+  TESSERA_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  TESSERA_CUDA(cudaGraphLaunch(exec, stream()));
+  TESSERA_CUDA(cudaStreamSynchronize(stream()));
+  (void)cudaGraphExecDestroy(exec);
+  (void)cudaGraphDestroy(graph);
+  const Layout l{rows, len, len, len};
+  std::vector<float> before(rows * len + 1, 0.0f), after = scan_test::gpu::download(dout.p, rows * len);
+  after.push_back(0.0f);
+  ASSERT_TRUE(scan_test::check_output(l, o.direction, false, o.accum, rows0, before, after));
+  o.workspace.bytes = bytes - 1;
+  try {
+    batched_scan(din.p, rows, len, dout.p, o);
+    ADD_FAILURE() << "a workspace one byte short was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("workspace"), std::string::npos) << e.what();
   }
 }
 

@@ -56,7 +56,7 @@ class DeviceScan final : public Compute {
     d_.fill_bytes(0, stream_);
     // One row of the real length through the real call, before any output
     // exists: an unknown variant or an unsupported accumulator fails here.
-    batched_scan(d_.data(), len, d_.data(), len, 1, len, options());
+    batched_scan(d_.data(), 1, len, d_.data(), options());
     TESSERA_CUDA(cudaStreamSynchronize(stream_));
     variant_ = opt_.variant.empty()
                    ? batched_scan_default_variant(batch_traces, len, opt_.accum, opt_.direction)
@@ -65,7 +65,7 @@ class DeviceScan final : public Compute {
   void run(float* x, std::size_t rows, std::size_t len, std::size_t) override {
     const std::size_t bytes = rows * len * sizeof(float);
     TESSERA_CUDA(cudaMemcpyAsync(d_.data(), x, bytes, cudaMemcpyHostToDevice, stream_));
-    batched_scan(d_.data(), len, d_.data(), len, rows, len, options());
+    batched_scan(d_.data(), rows, len, d_.data(), options());
     TESSERA_CUDA(cudaMemcpyAsync(x, d_.data(), bytes, cudaMemcpyDeviceToHost, stream_));
     TESSERA_CUDA(cudaStreamSynchronize(stream_));
   }

@@ -24,10 +24,10 @@ class HostScan final : public Compute {
     // One row of the real length through the real call: an unknown variant or
     // an unsupported accumulator fails here, before any output exists.
     std::vector<float> probe(len, 0.0f);
-    batched_scan(probe.data(), len, probe.data(), len, 1, len, options());
+    batched_scan(probe.data(), 1, len, probe.data(), options());
   }
   void run(float* x, std::size_t rows, std::size_t len, std::size_t) override {
-    batched_scan(x, len, x, len, rows, len, options());
+    batched_scan(x, rows, len, x, options());
   }
   std::string variant() const override { return opt_.variant; }
 

@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "families/batched_scan/api_common.hpp"
 #include "core/device_memory.hpp"
+#include "families/batched_scan/api_common.hpp"
 #include "families/batched_scan/policy.hpp"
 
 namespace tessera {
@@ -30,29 +30,33 @@ std::string batched_scan_default_variant(std::size_t, std::size_t len, Accum acc
   return std::string(batched_scan_impl::pick_rule(len, accum).variant);
 }
 
-void batched_scan(const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch, std::size_t rows,
-                  std::size_t len, const BatchedScanOptions& options) {
+std::size_t batched_scan_workspace_bytes(std::size_t rows, std::size_t len, const BatchedScanOptions& options) {
+  return batched_scan_impl::workspace_bytes_for(rows, len, options);
+}
+
+void batched_scan(const float* in, std::size_t rows, std::size_t len, float* out, const BatchedScanOptions& options) {
   batched_scan_impl::ScanSpec spec;
-  const auto& v = batched_scan_impl::resolve(in, in_pitch, out, out_pitch, rows, len, options, spec);
+  const auto& v = batched_scan_impl::resolve(in, rows, len, out, options, spec);
   if (rows == 0 || len == 0) return;
   const std::size_t ws_bytes = v.workspace_bytes(spec);
   const bool have_gpu = detail::cuda_device_available();
   if (v.info.backend == Backend::cpu) {
     // Host data. Without a device (a CUDA build on a machine with no GPU)
     // there is no stream to order with and every pointer is a host pointer.
-    std::vector<unsigned char> ws(ws_bytes);
+    std::vector<unsigned char> owned;
+    void* ws = batched_scan_impl::host_scratch(ws_bytes, options.workspace, owned);
     if (have_gpu) {
       check_memory(v, in, out);
       TESSERA_CUDA(cudaStreamSynchronize(options.stream));  // CPU variants run in stream order
     }
-    v.run({spec, in, out, ws.empty() ? nullptr : ws.data(), options.stream});
+    v.run({spec, in, out, ws, options.stream});
     return;
   }
   require(have_gpu, fmt::format("tessera::batched_scan: variant '{}' needs a CUDA device and none is available "
                                 "(variant = \"cpu_openmp\" scans host memory)",
                                 v.info.name));
   check_memory(v, in, out);
-  api::AsyncScratch ws(ws_bytes, options.stream, "tessera::batched_scan");
+  api::AsyncScratch ws(ws_bytes, options.workspace, options.stream, "tessera::batched_scan");
   v.run({spec, in, out, ws.get(), options.stream});
 }
 
