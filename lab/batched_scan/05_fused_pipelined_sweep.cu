@@ -2,7 +2,8 @@
 // (src/families/batched_scan/pipelined_kernel.cuh): one row per policy,
 // row-buffer count and store form, each the measured point of an experiment
 // that led to the product's fused_pipelined_bulk (float) and
-// fused_pipelined_lazy_bulk (the 8-byte accumulators). Rejected policies and
+// fused_pipelined_lazy_bulk (the 8-byte accumulators); the LeanChain and
+// LazyChain rows are in 05_fused_pipelined_lean.cu. Rejected policies and
 // their measurements: tuning_pipelined.cuh. Figures: H100, 10,000 x 10,000
 // forward_backward, % of copy, float / double / Kahan / double-float.
 #include "batched_scan/lab_rungs.hpp"
@@ -10,8 +11,6 @@
 
 namespace tessera::batched_scan_impl {
 
-using gpu_detail::LazyChainPolicy;
-using gpu_detail::LeanChainPolicy;
 using gpu_detail::WidePolicy;
 
 // 896 x 12, one block per SM, 3 row buffers, 16-byte cp.async copies: 91.4 /
@@ -28,17 +27,4 @@ TESSERA_FUSED_PIPELINED_RUNG(fused_pipelined_register_stores, WidePolicy, 3, tru
 TESSERA_FUSED_PIPELINED_RUNG(fused_pipelined_two_blocks, tuning::TwoBlocksPolicy, 2, false)
 TESSERA_FUSED_PIPELINED_RUNG(fused_pipelined_two_chains, tuning::TwoChainsPolicy, 2, false)
 TESSERA_FUSED_PIPELINED_RUNG(fused_pipelined_masked, tuning::WideMaskedPolicy, 3, false)
-// two_chains with inclusive / exclusive copies, tile_io_lean.cuh's 32-bit
-// unrolled float4 loops and no 64-bit division for a tile's row (~850 -> ~550
-// instructions per thread and row for double; bitwise two_chains): 87.5 /
-// 89.0 / 82.4 / 75.8 (-23d), the double and Kahan pick until the lazy sums.
-TESSERA_FUSED_PIPELINED_RUNG(fused_pipelined_two_chains_lean, LeanChainPolicy<2>, 2, false)
-// The same with 4 chains of 7 (80 registers, no spills): 87.5 / 88.8 / 82.1
-// / 77.5 (-23d), the double-float pick until the lazy sums.
-TESSERA_FUSED_PIPELINED_RUNG(fused_pipelined_four_chains_lean, LeanChainPolicy<4>, 2, false)
-// two_chains_lean with lazy double-float and Kahan sums: double 90.1, Kahan
-// 87.8, double-float 87.4 (-23f; 1 / 2 / 4 chains 87.4 / 87.3 / 87.0); with
-// bulk copies it is fused_pipelined_lazy_bulk (bitwise the same).
-TESSERA_FUSED_PIPELINED_RUNG(fused_pipelined_lazy, LazyChainPolicy<2>, 2, false)
-
 }  // namespace tessera::batched_scan_impl

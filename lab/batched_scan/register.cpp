@@ -1,8 +1,8 @@
 // The lab's rows of the batched_scan ladder (Role::tuning), added to the
 // product's ladder by tessera-lab and tessera_lab_tests: the fused kernel's
 // occupancy and pipeline experiments (step 5; their measurements in
-// 05_fused_occupancy.cu, 05_fused_pipelined_sweep.cu and
-// tuning_pipelined.cuh) and the long-row paths that
+// 05_fused_occupancy.cu, 05_fused_pipelined_sweep.cu,
+// 05_fused_pipelined_lean.cu and tuning_pipelined.cuh) and the long-row paths that
 // multi_tile_resident_self runs inside, each alone (step 6; product code,
 // src/families/batched_scan/06_multi_tile*.cu). docs/batched_scan.md, "What
 // was tried", has every row's result.

@@ -1,8 +1,9 @@
 // The policies of the fused pipelined kernel (src/families/batched_scan/
 // pipelined_kernel.cuh) that the H100 bench did not keep, each with the
 // measurement that rejected it. 05_fused_pipelined_sweep.cu runs them, and
-// the product's own policies (Wide, LeanChain<K>, LazyChain<K>) without
-// their bulk copies, as the lab's step-5 rows.
+// it and 05_fused_pipelined_lean.cu the product's own policies (Wide,
+// LeanChain<K>, LazyChain<K>) without their bulk copies, as the lab's step-5
+// rows.
 //
 // Every figure: H100 80GB HBM3, 10,000 x 10,000 floats, forward_backward,
 // % of the device-to-device copy (docs/results/batched_scan-h100-2026-11-23b
