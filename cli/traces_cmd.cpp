@@ -45,7 +45,7 @@ CLI::App* add_traces_command(CLI::App& app, TracesArgs& a) {
 }
 
 int traces_cmd(const TracesArgs& a) {
-  traces::ScanOptions scan;
+  traces::TraceScanOptions scan;
   scan.direction = parse_direction(a.direction);
   const auto accum = parse_accum(a.accum);
   require(accum.has_value(), fmt::format("--accum: unknown accumulator '{}' (native, double, kahan, dfloat)", a.accum));

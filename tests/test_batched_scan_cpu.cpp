@@ -16,6 +16,7 @@
 #include "batched_scan_support.hpp"
 #include "tessera/blocks/reducers.hpp"
 #include "families/batched_scan/ops.hpp"
+#include "families/batched_scan/policy.hpp"
 #include "families/batched_scan/stream_order.hpp"
 #include "harness/registry.hpp"
 #include "harness/generate.hpp"
@@ -34,6 +35,14 @@ using batched_scan_impl::ScanVariant;
 using scan_test::Layout;
 
 using scan_test::random_rows;
+
+// The ladder's CPU rows (host pointers, every build).
+std::vector<const ScanVariant*> cpu_rungs() {
+  std::vector<const ScanVariant*> r;
+  for (const auto& v : batched_scan_impl::all_variants())
+    if (v.info.backend == Backend::cpu) r.push_back(&v);
+  return r;
+}
 
 ScanSpec spec_of(const Layout& l, ScanDirection d, bool excl, Accum a) {
   return {d, a, excl, l.rows, l.len, l.in_pitch, l.in_place ? l.in_pitch : l.out_pitch, l.in_place};
@@ -85,21 +94,41 @@ TEST(BatchedScanRegistry, EveryVariantIsWellFormed) {
   EXPECT_EQ(all.front().info.name, "cpu_reference");
   EXPECT_EQ(batched_scan_impl::find_variant("no_such"), nullptr);
   EXPECT_NE(find_pattern("batched_scan"), nullptr);
+  EXPECT_EQ(cpu_rungs().size(), 2u);
 #if !TESSERA_HAVE_CUDA
-  {
-    EXPECT_TRUE(batched_scan_impl::cuda_variants().empty());
-    EXPECT_TRUE(batched_scan_impl::vendor_variants().empty());
+  EXPECT_EQ(all.size(), 2u) << "CPU-only builds hold the CPU rungs only";
+#endif
+}
+
+// The product's ladder holds no tuning rows (they are the lab's), and the
+// default policy names only variants of the product's ladder marked as the
+// API's picks.
+TEST(BatchedScanRegistry, PolicyPicksOnlyProductRows) {
+  for (const auto& v : batched_scan_impl::all_variants())
+    EXPECT_NE(v.info.role, Role::tuning) << v.info.name;
+#if TESSERA_HAVE_CUDA
+  for (const auto& rule : batched_scan_impl::kPickRules) {
+    const ScanVariant* v = batched_scan_impl::find_variant(rule.variant);
+    ASSERT_NE(v, nullptr) << rule.variant;
+    EXPECT_EQ(v->info.role, Role::product) << rule.variant;
+    EXPECT_FALSE(rule.measured.empty()) << rule.variant;
+  }
+  for (const auto& v : batched_scan_impl::all_variants()) {
+    if (v.info.role != Role::product) continue;
+    bool picked = false;
+    for (const auto& rule : batched_scan_impl::kPickRules) picked |= rule.variant == v.info.name;
+    EXPECT_TRUE(picked) << v.info.name << " is marked product but no rule picks it";
   }
 #endif
 }
 
 TEST(BatchedScanRegistry, CpuVariantsSupportEverything) {
-  for (const auto& v : batched_scan_impl::cpu_variants())
+  for (const ScanVariant* p : cpu_rungs())
     for (Accum a : scan_test::kAccums)
       for (ScanDirection d : scan_test::kDirections)
         for (bool excl : {false, true})
           for (std::size_t len : {std::size_t(0), std::size_t(1), std::size_t(100000), std::size_t(1) << 31})
-            EXPECT_TRUE(v.supports({d, a, excl, 3, len, len, len, false})) << v.info.name;
+            EXPECT_TRUE(p->supports({d, a, excl, 3, len, len, len, false})) << p->info.name;
 }
 
 // ---- semantics on a row whose sums are exact -----------------------------------
@@ -119,12 +148,12 @@ TEST(BatchedScanCpu, ExactSemanticsOfEveryDirection) {
       {ScanDirection::forward_backward, false, {20, 19, 16, 10}},  // backward of 1 3 6 10
       {ScanDirection::forward_backward, true, {10, 9, 6, 0}},      // exclusive backward of 0 1 3 6
   };
-  for (const auto& v : batched_scan_impl::cpu_variants())
+  for (const ScanVariant* v : cpu_rungs())
     for (Accum a : scan_test::kAccums)
       for (const Case& c : cases) {
         std::vector<float> y(4, -1.0f);
-        v.run(ScanCall{{c.d, a, c.excl, 1, 4, 4, 4, false}, x.data(), y.data(), nullptr, nullptr});
-        EXPECT_EQ(y, c.want) << v.info.name << " " << to_string(c.d) << (c.excl ? " exclusive " : " ")
+        v->run(ScanCall{{c.d, a, c.excl, 1, 4, 4, 4, false}, x.data(), y.data(), nullptr, nullptr});
+        EXPECT_EQ(y, c.want) << v->info.name << " " << to_string(c.d) << (c.excl ? " exclusive " : " ")
                              << to_string(a);
       }
 }
@@ -136,7 +165,7 @@ TEST(BatchedScanCpu, MatchesReferenceOnEveryLayout) {
     std::size_t rows, len;
   };
   const Shape shapes[] = {{1, 1}, {3, 2}, {5, 31}, {7, 33}, {2, 129}, {3, 1000}, {1, 65537}, {40, 7}};
-  for (const auto& v : batched_scan_impl::cpu_variants())
+  for (const ScanVariant* v : cpu_rungs())
     for (std::size_t si = 0; si < std::size(shapes); ++si) {
       const auto [rows, len] = shapes[si];
       const auto rows0 = random_rows(rows, len, 1000 + si);
@@ -148,21 +177,21 @@ TEST(BatchedScanCpu, MatchesReferenceOnEveryLayout) {
               // The big row only once per accumulator and direction.
               if (len > 10000 && (li > 0 || excl)) continue;
               const Layout& l = layouts[li];
-              SCOPED_TRACE(std::string(v.info.name) + " " + scan_test::describe(l, d, excl, a));
-              const auto [before, after] = run_variant(v, l, d, excl, a, rows0);
+              SCOPED_TRACE(std::string(v->info.name) + " " + scan_test::describe(l, d, excl, a));
+              const auto [before, after] = run_variant(*v, l, d, excl, a, rows0);
               EXPECT_TRUE(scan_test::check_output(l, d, excl, a, rows0, before, after));
             }
     }
 }
 
 TEST(BatchedScanCpu, EmptyShapesWriteNothing) {
-  for (const auto& v : batched_scan_impl::cpu_variants())
+  for (const ScanVariant* v : cpu_rungs())
     for (const Layout& l : {Layout{0, 10, 10, 10}, Layout{4, 0, 3, 5}}) {
       std::vector<float> out(64, std::bit_cast<float>(scan_test::kPoisonBits));
       const std::vector<float> in(64, 1.0f);
-      v.run(ScanCall{spec_of(l, ScanDirection::forward_backward, false, Accum::native), in.data(), out.data(), nullptr,
-                     nullptr});
-      for (float f : out) EXPECT_EQ(std::bit_cast<std::uint32_t>(f), scan_test::kPoisonBits) << v.info.name;
+      v->run(ScanCall{spec_of(l, ScanDirection::forward_backward, false, Accum::native), in.data(), out.data(),
+                      nullptr, nullptr});
+      for (float f : out) EXPECT_EQ(std::bit_cast<std::uint32_t>(f), scan_test::kPoisonBits) << v->info.name;
     }
 }
 
@@ -204,15 +233,19 @@ TEST(BatchedScanApi, CpuVariantsThroughThePublicCall) {
       std::vector<float> in = scan_test::make_input(l, rows0);
       std::vector<float> out(scan_test::buffer_elems(l.out_off, rows, l.out_pitch, len),
                              std::bit_cast<float>(scan_test::kPoisonBits));
-      const BatchedScanOptions o{.direction = ScanDirection::forward_backward, .accum = Accum::dfloat,
-                                 .exclusive = false, .variant = name};
+      const BatchedScanOptions o{.direction = ScanDirection::forward_backward,
+                                 .accum = Accum::dfloat,
+                                 .exclusive = false,
+                                 .in_pitch = l.in_pitch,
+                                 .out_pitch = l.in_place ? l.in_pitch : l.out_pitch,
+                                 .variant = name};
       if (l.in_place) {
         const auto before = in;
-        batched_scan(in.data() + l.in_off, l.in_pitch, in.data() + l.in_off, l.in_pitch, rows, len, o);
+        batched_scan(in.data() + l.in_off, rows, len, in.data() + l.in_off, o);
         EXPECT_TRUE(scan_test::check_output(l, o.direction, false, o.accum, rows0, before, in)) << name;
       } else {
         const auto before = out;
-        batched_scan(in.data() + l.in_off, l.in_pitch, out.data() + l.out_off, l.out_pitch, rows, len, o);
+        batched_scan(in.data() + l.in_off, rows, len, out.data() + l.out_off, o);
         EXPECT_TRUE(scan_test::check_output(l, o.direction, false, o.accum, rows0, before, out)) << name;
       }
     }
@@ -232,44 +265,69 @@ std::string error_of(F&& f) {
 TEST(BatchedScanApi, RejectsBadArgumentsAndWritesNothing) {
   std::vector<float> in(200, 1.0f), out(200, -7.0f);
   const BatchedScanOptions cpu{.variant = "cpu_openmp"};
+  auto with = [&](BatchedScanOptions o) {
+    o.variant = "cpu_openmp";
+    return o;
+  };
   auto untouched = [&] {
     for (float f : out)
       if (f != -7.0f) return false;
     return true;
   };
-  EXPECT_NE(error_of([&] { batched_scan(in.data(), 9, out.data(), 10, 3, 10, cpu); }).find("in_pitch = 9"),
+  EXPECT_NE(error_of([&] { batched_scan(in.data(), 3, 10, out.data(), with({.in_pitch = 9})); }).find("in_pitch = 9"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { batched_scan(in.data(), 10, out.data(), 8, 3, 10, cpu); }).find("out_pitch = 8"),
+  EXPECT_NE(
+      error_of([&] { batched_scan(in.data(), 3, 10, out.data(), with({.out_pitch = 8})); }).find("out_pitch = 8"),
+      std::string::npos);
+  EXPECT_NE(error_of([&] { batched_scan(nullptr, 3, 10, out.data(), cpu); }).find("in is a null pointer"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { batched_scan(nullptr, 10, out.data(), 10, 3, 10, cpu); }).find("in is a null pointer"),
-            std::string::npos);
-  EXPECT_NE(error_of([&] { batched_scan(in.data(), 10, nullptr, 10, 3, 10, cpu); }).find("out is a null pointer"),
-            std::string::npos);
-  EXPECT_NE(error_of([&] {
-              batched_scan(in.data(), 10, out.data(), 10, 3, 10, {.variant = "no_such_variant"});
-            }).find("no variant named 'no_such_variant'"),
+  EXPECT_NE(error_of([&] { batched_scan(in.data(), 3, 10, nullptr, cpu); }).find("out is a null pointer"),
             std::string::npos);
   EXPECT_NE(error_of([&] {
-              batched_scan(in.data(), 10, out.data(), 10, 3, 10,
-                           {.accum = static_cast<Accum>(42), .variant = "cpu_openmp"});
+              batched_scan(in.data(), 3, 10, out.data(), {.variant = "no_such_variant"});
+            }).find("tessera::batched_scan: no variant named 'no_such_variant' (variants: cpu_reference, cpu_openmp"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] {
+              batched_scan(in.data(), 3, 10, out.data(), with({.accum = static_cast<Accum>(42)}));
             }).find("accumulator"),
             std::string::npos);
   EXPECT_NE(error_of([&] {
-              batched_scan(in.data(), 10, out.data(), 10, 3, 10,
-                           {.direction = static_cast<ScanDirection>(7), .variant = "cpu_openmp"});
+              batched_scan(in.data(), 3, 10, out.data(), with({.direction = static_cast<ScanDirection>(7)}));
             }).find("direction"),
             std::string::npos);
   // Partial overlap: shifted by one sample, or in == out with other pitches.
-  EXPECT_NE(error_of([&] { batched_scan(out.data(), 10, out.data() + 1, 10, 3, 10, cpu); }).find("overlap"),
+  EXPECT_NE(error_of([&] { batched_scan(out.data(), 3, 10, out.data() + 1, cpu); }).find("overlap"),
             std::string::npos);
-  EXPECT_NE(error_of([&] { batched_scan(out.data(), 10, out.data(), 12, 3, 10, cpu); }).find("overlap"),
+  EXPECT_NE(
+      error_of([&] { batched_scan(out.data(), 3, 10, out.data(), with({.out_pitch = 12})); }).find("overlap"),
+      std::string::npos);
+  // A caller's workspace smaller than the query says (the CPU rungs need
+  // none: a workspace of 0 bytes is enough, and the query says 0).
+  EXPECT_EQ(batched_scan_workspace_bytes(3, 10, cpu), 0u);
+  EXPECT_NE(error_of([&] {
+              batched_scan_workspace_bytes(3, 10, {.variant = "no_such_variant"});
+            }).find("no variant named 'no_such_variant'"),
             std::string::npos);
   EXPECT_TRUE(untouched());
   // Nothing to do: null pointers are fine.
-  batched_scan(nullptr, 10, nullptr, 10, 0, 10, cpu);
-  batched_scan(nullptr, 0, nullptr, 0, 5, 0, cpu);
+  batched_scan(nullptr, 0, 10, nullptr, cpu);
+  batched_scan(nullptr, 5, 0, nullptr, cpu);
   // Interleaved rows that do not share a sample are not an overlap.
-  batched_scan(out.data(), 20, out.data() + 10, 20, 3, 10, cpu);
+  batched_scan(out.data(), 3, 10, out.data() + 10, with({.in_pitch = 20, .out_pitch = 20}));
+}
+
+// Pitches of 0 mean compact rows (len); a caller's host workspace serves the
+// cpu_* variants.
+TEST(BatchedScanApi, ZeroPitchesAreCompactRows) {
+  const std::size_t rows = 4, len = 9;
+  const auto rows0 = random_rows(rows, len, 5);
+  std::vector<float> out(rows * len + 1, std::bit_cast<float>(scan_test::kPoisonBits));
+  const std::vector<float> before = out;
+  std::vector<unsigned char> ws(16);
+  batched_scan(rows0.data(), rows, len, out.data(),
+               {.accum = Accum::kahan, .variant = "cpu_openmp", .workspace = {ws.data(), ws.size()}});
+  const Layout l{rows, len, len, len};
+  EXPECT_TRUE(scan_test::check_output(l, ScanDirection::forward_backward, false, Accum::kahan, rows0, before, out));
 }
 
 TEST(BatchedScanApi, OverlapTestIsExactForEqualPitches) {

@@ -53,7 +53,7 @@ void expect_scanned(const std::vector<float>& in, const std::vector<float>& out,
   }
 }
 
-tr::ScanOptions host(const ScanCase& c) {
+tr::TraceScanOptions host(const ScanCase& c) {
   return {.direction = c.direction, .accum = c.accum, .exclusive = c.exclusive, .variant = "cpu_openmp"};
 }
 

@@ -24,7 +24,7 @@ using tessera_test::has_substr;
 namespace tr = tessera::traces;
 
 // Host scans whatever the machine: these tests are about the file plumbing.
-tr::ScanOptions host_scan(const ScanCase& c) {
+tr::TraceScanOptions host_scan(const ScanCase& c) {
   return {.direction = c.direction, .accum = c.accum, .exclusive = c.exclusive, .variant = "cpu_openmp"};
 }
 
@@ -227,7 +227,7 @@ class TracesSegyErrors : public ::testing::Test {
     write_bytes(in, b);
   }
   // Runs the tool, expects an Error mentioning `needles`, and no output.
-  void expect_error(std::initializer_list<std::string_view> needles, const tr::ScanOptions& scan = host_scan({})) {
+  void expect_error(std::initializer_list<std::string_view> needles, const tr::TraceScanOptions& scan = host_scan({})) {
     const auto before = d.files();
     const std::string msg = error_message([&] { tr::scan_file(in, out, scan, {.batch_traces = 2}); });
     for (auto n : needles) EXPECT_TRUE(has_substr(msg, n));
@@ -351,7 +351,7 @@ TEST_F(TracesSegyErrors, OutputIsADirectory) {
 
 TEST_F(TracesSegyErrors, UnknownVariant) {
   make();
-  tr::ScanOptions scan = host_scan({});
+  tr::TraceScanOptions scan = host_scan({});
   scan.variant = "cpu_no_such_variant";
   expect_error({"cpu_no_such_variant"}, scan);
 }

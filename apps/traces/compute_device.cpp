@@ -21,7 +21,7 @@ namespace {
 
 class DeviceScan final : public Compute {
  public:
-  explicit DeviceScan(const ScanOptions& scan) : opt_(scan) {
+  explicit DeviceScan(const TraceScanOptions& scan) : opt_(scan) {
     int dev = 0;
     TESSERA_CUDA(cudaGetDevice(&dev));
     cudaDeviceProp prop{};
@@ -56,7 +56,7 @@ class DeviceScan final : public Compute {
     d_.fill_bytes(0, stream_);
     // One row of the real length through the real call, before any output
     // exists: an unknown variant or an unsupported accumulator fails here.
-    batched_scan(d_.data(), len, d_.data(), len, 1, len, options());
+    batched_scan(d_.data(), 1, len, d_.data(), options());
     TESSERA_CUDA(cudaStreamSynchronize(stream_));
     variant_ = opt_.variant.empty()
                    ? batched_scan_default_variant(batch_traces, len, opt_.accum, opt_.direction)
@@ -65,7 +65,7 @@ class DeviceScan final : public Compute {
   void run(float* x, std::size_t rows, std::size_t len, std::size_t) override {
     const std::size_t bytes = rows * len * sizeof(float);
     TESSERA_CUDA(cudaMemcpyAsync(d_.data(), x, bytes, cudaMemcpyHostToDevice, stream_));
-    batched_scan(d_.data(), len, d_.data(), len, rows, len, options());
+    batched_scan(d_.data(), rows, len, d_.data(), options());
     TESSERA_CUDA(cudaMemcpyAsync(x, d_.data(), bytes, cudaMemcpyDeviceToHost, stream_));
     TESSERA_CUDA(cudaStreamSynchronize(stream_));
   }
@@ -78,7 +78,7 @@ class DeviceScan final : public Compute {
     return {.direction = opt_.direction, .accum = opt_.accum, .exclusive = opt_.exclusive, .variant = opt_.variant,
             .stream = stream_};
   }
-  ScanOptions opt_;
+  TraceScanOptions opt_;
   std::string name_, variant_;
   std::size_t free_ = 0;
   cudaStream_t stream_ = nullptr;
@@ -90,7 +90,7 @@ class DeviceScan final : public Compute {
 bool device_present() noexcept { return detail::cuda_device_available(); }
 bool gpu_present() noexcept { return device_present(); }
 
-std::unique_ptr<Compute> make_device_scan(const ScanOptions& scan) {
+std::unique_ptr<Compute> make_device_scan(const TraceScanOptions& scan) {
   if (!device_present()) return nullptr;
   return std::make_unique<DeviceScan>(scan);
 }
@@ -99,7 +99,7 @@ std::unique_ptr<Compute> make_device_scan(const ScanOptions& scan) {
 
 bool device_present() noexcept { return false; }
 bool gpu_present() noexcept { return false; }
-std::unique_ptr<Compute> make_device_scan(const ScanOptions&) { return nullptr; }
+std::unique_ptr<Compute> make_device_scan(const TraceScanOptions&) { return nullptr; }
 
 #endif
 

@@ -17,17 +17,17 @@ bool is_host_variant(const std::string& v) { return v.starts_with("cpu_"); }
 
 class HostScan final : public Compute {
  public:
-  explicit HostScan(const ScanOptions& scan) : opt_(scan) {
+  explicit HostScan(const TraceScanOptions& scan) : opt_(scan) {
     if (opt_.variant.empty()) opt_.variant = HOST_DEFAULT_VARIANT;
   }
   void prepare(std::size_t, std::size_t len) override {
     // One row of the real length through the real call: an unknown variant or
     // an unsupported accumulator fails here, before any output exists.
     std::vector<float> probe(len, 0.0f);
-    batched_scan(probe.data(), len, probe.data(), len, 1, len, options());
+    batched_scan(probe.data(), 1, len, probe.data(), options());
   }
   void run(float* x, std::size_t rows, std::size_t len, std::size_t) override {
-    batched_scan(x, len, x, len, rows, len, options());
+    batched_scan(x, rows, len, x, options());
   }
   std::string variant() const override { return opt_.variant; }
 
@@ -35,14 +35,14 @@ class HostScan final : public Compute {
   BatchedScanOptions options() const {
     return {.direction = opt_.direction, .accum = opt_.accum, .exclusive = opt_.exclusive, .variant = opt_.variant};
   }
-  ScanOptions opt_;
+  TraceScanOptions opt_;
 };
 
 }  // namespace
 
-std::unique_ptr<Compute> make_host_scan(const ScanOptions& scan) { return std::make_unique<HostScan>(scan); }
+std::unique_ptr<Compute> make_host_scan(const TraceScanOptions& scan) { return std::make_unique<HostScan>(scan); }
 
-std::unique_ptr<Compute> make_scan_compute(const ScanOptions& scan) {
+std::unique_ptr<Compute> make_scan_compute(const TraceScanOptions& scan) {
   if (is_host_variant(scan.variant)) return make_host_scan(scan);
   if (auto gpu = make_device_scan(scan)) return gpu;
   if (scan.variant.empty()) return make_host_scan(scan);

@@ -75,11 +75,11 @@ class Compute {
 
 // The scan: on the GPU when one is present and the variant is not cpu_*, on
 // the host otherwise (see traces.hpp).
-std::unique_ptr<Compute> make_scan_compute(const ScanOptions& scan);
+std::unique_ptr<Compute> make_scan_compute(const TraceScanOptions& scan);
 // Without a GPU build or device (compute_host.cpp / compute_device.cpp).
-std::unique_ptr<Compute> make_host_scan(const ScanOptions& scan);
+std::unique_ptr<Compute> make_host_scan(const TraceScanOptions& scan);
 // Null when this build has no CUDA or no device is present.
-std::unique_ptr<Compute> make_device_scan(const ScanOptions& scan);
+std::unique_ptr<Compute> make_device_scan(const TraceScanOptions& scan);
 bool device_present() noexcept;
 
 // Host memory available to this process (MemAvailable), 0 when unknown.

@@ -67,7 +67,7 @@ Report run_file(const std::string& in, const std::string& out, const FileOptions
 
 FileInfo inspect(const std::string& in, const FileOptions& file) { return open_reader(in, file)->info(); }
 
-Report scan_file(const std::string& in, const std::string& out, const ScanOptions& scan, const FileOptions& file) {
+Report scan_file(const std::string& in, const std::string& out, const TraceScanOptions& scan, const FileOptions& file) {
   auto compute = make_scan_compute(scan);
   return run_file(in, out, file, *compute);
 }

@@ -4,15 +4,19 @@
 // does over each trace before migration.
 //
 //   // 10,000 traces of 10,000 samples, forward then backward, in place:
-//   tessera::batched_scan(d_x, len, d_x, len, rows, len);
-//   // double-float accumulation, exclusive, out of place, on a stream:
-//   tessera::batched_scan(d_in, pitch, d_out, len, rows, len,
-//                         {.accum = tessera::Accum::dfloat, .exclusive = true, .stream = s});
+//   tessera::batched_scan(d_x, rows, len, d_x);
+//   // double-float accumulation, exclusive, pitched input, out of place, on a stream:
+//   tessera::batched_scan(d_in, rows, len, d_out,
+//                         {.accum = tessera::Accum::dfloat, .exclusive = true, .in_pitch = pitch, .stream = s});
+//   // any ladder rung by name; a caller's workspace (no allocation at all):
+//   tessera::BatchedScanOptions o{.variant = "fused_one_pass"};
+//   o.workspace = {d_scratch, tessera::batched_scan_workspace_bytes(rows, len, o)};
+//   tessera::batched_scan(d_in, rows, len, d_out, o);
 //
 // Layout: row r, sample i is at in[r * in_pitch + i] (pitches in elements,
-// pitch >= len). `in == out` with equal pitches scans in place; any other
-// overlap of the two row sets is rejected. Samples between len and the pitch
-// are neither read nor written.
+// pitch >= len; 0 means len, compact rows). `in == out` with equal pitches
+// scans in place; any other overlap of the two row sets is rejected. Samples
+// between len and the pitch are neither read nor written.
 //
 // Semantics for one row x[0..len) (inclusive; exclusive shifts by one and
 // starts from 0):
@@ -27,12 +31,14 @@
 // variants take device pointers; the variants named cpu_* (reachable through
 // `variant`) take host pointers. Errors (null pointer with work to do, pitch
 // < len, partial overlap, an unknown variant, unsupported accumulator, a
-// failed allocation) throw tessera::Error before anything is written.
+// workspace smaller than batched_scan_workspace_bytes, a failed allocation)
+// throw tessera::Error before anything is written.
 #pragma once
 
 #include <cstddef>
 #include <string>
 
+#include "tessera/core/options.hpp"
 #include "tessera/core/types.hpp"
 
 namespace tessera {
@@ -45,14 +51,23 @@ struct BatchedScanOptions {
   ScanDirection direction = ScanDirection::forward_backward;
   Accum accum = Accum::native;
   bool exclusive = false;
-  std::string variant = {};  // empty: the best variant for this shape and accumulator
+  std::size_t in_pitch = 0;   // elements from one input row to the next (0: len)
+  std::size_t out_pitch = 0;  // elements from one output row to the next (0: len)
+  std::string variant = {};   // empty: the best variant for this shape and accumulator
   stream_t stream = nullptr;
+  Workspace workspace = {};   // optional scratch of batched_scan_workspace_bytes(...) bytes
 };
 
-// Asynchronous for GPU variants (ordered on options.stream); synchronous for
-// cpu_* variants.
-void batched_scan(const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch, std::size_t rows,
-                  std::size_t len, const BatchedScanOptions& options = {});
+// Scans each of the `rows` rows of `len` samples of `in` into `out`.
+// Asynchronous for GPU variants (ordered on options.stream; scratch is
+// allocated stream-ordered unless options.workspace holds it); synchronous
+// for cpu_* variants.
+void batched_scan(const float* in, std::size_t rows, std::size_t len, float* out,
+                  const BatchedScanOptions& options = {});
+
+// Bytes of scratch the call with these arguments needs (the variant
+// options.variant names, or the one the call picks); 0 when none.
+std::size_t batched_scan_workspace_bytes(std::size_t rows, std::size_t len, const BatchedScanOptions& options = {});
 
 // The name of the variant the public call picks for this shape.
 std::string batched_scan_default_variant(std::size_t rows, std::size_t len, Accum accum, ScanDirection direction);

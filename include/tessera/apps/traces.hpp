@@ -68,7 +68,7 @@ struct FileOptions {
 };
 
 // The scan applied to every trace (semantics of tessera::batched_scan).
-struct ScanOptions {
+struct TraceScanOptions {
   ScanDirection direction = ScanDirection::forward_backward;
   Accum accum = Accum::native;
   bool exclusive = false;
@@ -118,7 +118,7 @@ struct Report {
 };
 
 // Scans every trace of IN into OUT (see the top of this file).
-Report scan_file(const std::string& in, const std::string& out, const ScanOptions& scan = {},
+Report scan_file(const std::string& in, const std::string& out, const TraceScanOptions& scan = {},
                  const FileOptions& file = {});
 
 // The streaming engine under scan_file with any per-batch processing: `fn`

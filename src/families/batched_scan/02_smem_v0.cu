@@ -1,4 +1,5 @@
-// Step 2 — seed 002's gpu_cumsum_smem_v0, PAD = 0 and PAD = 1.
+// Step 2 — seed 002's gpu_cumsum_smem_v0, PAD = 0 (smem_v0_bank_conflicts) and
+// PAD = 1 (smem_v0_padded).
 //
 // One warp (a 32-thread block) owns 32 rows. For each chunk of 32 columns,
 // lane l loads column (chunk + l) of each of the 32 rows into a 32 x (32+PAD)
@@ -82,7 +83,8 @@ template <int PAD>
 void run_smem_v0(const ScanCall& call) {
   const ScanSpec& s = call.spec;
   if (!gpu_detail::has_work(s)) return;
-  const char* name = PAD == 0 ? "batched_scan_smem_v0_pad0_kernel" : "batched_scan_smem_v0_pad1_kernel";
+  const char* name =
+      PAD == 0 ? "batched_scan_smem_v0_bank_conflicts_kernel" : "batched_scan_smem_v0_padded_kernel";
   const unsigned grid = gpu_detail::seed_grid(s.rows, SEED_WARP, name, s);
   detail::launch(name, batched_scan_smem_v0_kernel<PAD>, dim3(grid), dim3(SEED_WARP), 0, call.stream,
                  s.rows * s.len, call.in, s.in_pitch, call.out, s.out_pitch, s.rows, s.len, s.direction, s.exclusive);
@@ -90,11 +92,11 @@ void run_smem_v0(const ScanCall& call) {
 
 }  // namespace
 
-void run_smem_v0_pad0(const ScanCall& call) { run_smem_v0<0>(call); }
-void run_smem_v0_pad1(const ScanCall& call) { run_smem_v0<1>(call); }
-std::size_t ws_smem_v0_pad0(const ScanSpec&) { return 0; }
-std::size_t ws_smem_v0_pad1(const ScanSpec&) { return 0; }
-bool supports_smem_v0_pad0(const ScanSpec& s) { return gpu_detail::seed_supports(s); }
-bool supports_smem_v0_pad1(const ScanSpec& s) { return gpu_detail::seed_supports(s); }
+void run_smem_v0_bank_conflicts(const ScanCall& call) { run_smem_v0<0>(call); }
+void run_smem_v0_padded(const ScanCall& call) { run_smem_v0<1>(call); }
+std::size_t ws_smem_v0_bank_conflicts(const ScanSpec&) { return 0; }
+std::size_t ws_smem_v0_padded(const ScanSpec&) { return 0; }
+bool supports_smem_v0_bank_conflicts(const ScanSpec& s) { return gpu_detail::seed_supports(s); }
+bool supports_smem_v0_padded(const ScanSpec& s) { return gpu_detail::seed_supports(s); }
 
 }  // namespace tessera::batched_scan_impl

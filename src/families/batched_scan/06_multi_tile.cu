@@ -132,7 +132,8 @@ void run_multi_tile(const ScanCall& call) {
 }
 
 // Step 6, occupancy row: the same three launches with the fused rung's
-// per-accumulator occupancy target (05_fused_occupancy.cu explains it):
+// per-accumulator occupancy target (tile_kernel.cuh; the lab's
+// fused_occupancy row tried it on the fused rows):
 // float 3, Kahan and double-float 2, double 1 resident blocks per SM.
 // ptxas (sm_90): the tile kernel drops from 72 / 168 / 168 registers
 // (float / Kahan / double-float) to 56 / 80 / 80, no spills; the totals

@@ -24,12 +24,10 @@
 #include <thrust/iterator/reverse_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
-#include <array>
 #include <cstdint>
-#include <span>
 
 #include "tessera/blocks/multipass.cuh"
-#include "families/batched_scan/contract.hpp"
+#include "families/batched_scan/cuda_rungs.hpp"
 #include "tessera/core/cuda_check.hpp"
 
 namespace tessera::batched_scan_impl {
@@ -72,20 +70,22 @@ std::size_t temp_bytes_for(const ScanSpec& s) {
   return fwd > bwd ? fwd : bwd;
 }
 
+}  // namespace
+
 // In place only through the temporary (forward_backward): CUB does not
 // document in-place scans by key.
-bool supports_cub(const ScanSpec& s) {
+bool supports_cub_scan_by_key(const ScanSpec& s) {
   return s.accum == Accum::native && s.in_pitch == s.len && s.out_pitch == s.len &&
          (!s.in_place || s.direction == ScanDirection::forward_backward);
 }
 
-std::size_t ws_cub(const ScanSpec& s) {
+std::size_t ws_cub_scan_by_key(const ScanSpec& s) {
   if (s.rows == 0 || s.len == 0) return 0;
   const std::size_t tmp = s.direction == ScanDirection::forward_backward ? s.rows * s.len * sizeof(float) : 0;
   return gpu::align_workspace(temp_bytes_for(s)) + tmp;
 }
 
-void run_cub(const ScanCall& call) {
+void run_cub_scan_by_key(const ScanCall& call) {
   const ScanSpec& s = call.spec;
   if (s.rows == 0 || s.len == 0) return;
   const std::size_t n = s.rows * s.len;
@@ -106,17 +106,5 @@ void run_cub(const ScanCall& call) {
     }
   }
 }
-
-const std::array<ScanVariant, 1> vendor_table{{
-    {{"batched_scan", "cub_scan_by_key", 8, Backend::cuda, Role::vendor,
-      "cub::DeviceScan::{Inclusive,Exclusive}SumByKey with row keys, forward, then over reverse iterators through a "
-      "float temporary (the best CUB composition: float, compact rows)",
-      false},  // the look-back's association of float partials depends on timing
-     supports_cub, ws_cub, run_cub},
-}};
-
-}  // namespace
-
-std::span<const ScanVariant> vendor_variants() { return vendor_table; }
 
 }  // namespace tessera::batched_scan_impl

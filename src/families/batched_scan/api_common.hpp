@@ -7,10 +7,12 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "families/batched_scan/contract.hpp"
 #include "tessera/batched_scan.hpp"
 #include "tessera/core/error.hpp"
+#include "tessera/core/options.hpp"
 
 namespace tessera::batched_scan_impl {
 
@@ -51,45 +53,75 @@ inline bool rows_overlap(const float* in, std::size_t in_pitch, const float* out
   return false;
 }
 
-// Validates every argument and resolves the variant (by name, or the default
-// for the shape); fills `spec`. Throws Error naming the argument otherwise.
-inline const ScanVariant& resolve(const float* in, std::size_t in_pitch, const float* out, std::size_t out_pitch,
-                                  std::size_t rows, std::size_t len, const BatchedScanOptions& o, ScanSpec& spec) {
+// The spec of a call with rows x len samples: pitches resolved (0: len) and
+// every argument but the pointers checked. Throws Error naming the argument.
+inline ScanSpec checked_spec(std::size_t rows, std::size_t len, const BatchedScanOptions& o) {
   require(o.direction == ScanDirection::forward || o.direction == ScanDirection::backward ||
               o.direction == ScanDirection::forward_backward,
           fmt::format("tessera::batched_scan: unknown direction {}", static_cast<int>(o.direction)));
   require(o.accum == Accum::native || o.accum == Accum::f64 || o.accum == Accum::kahan || o.accum == Accum::dfloat,
           fmt::format("tessera::batched_scan: unsupported accumulator {}", static_cast<int>(o.accum)));
+  const std::size_t in_pitch = o.in_pitch == 0 ? len : o.in_pitch;
+  const std::size_t out_pitch = o.out_pitch == 0 ? len : o.out_pitch;
   require(in_pitch >= len,
           fmt::format("tessera::batched_scan: in_pitch = {} is smaller than len = {}", in_pitch, len));
   require(out_pitch >= len,
           fmt::format("tessera::batched_scan: out_pitch = {} is smaller than len = {}", out_pitch, len));
+  (void)span_elements(rows, in_pitch, len, "in");
+  (void)span_elements(rows, out_pitch, len, "out");
+  return ScanSpec{o.direction, o.accum, o.exclusive, rows, len, in_pitch, out_pitch, false};
+}
+
+// The variant that runs `spec`: options.variant, or the default policy's
+// pick (policy.hpp). Throws Error if there is none of that name or it does
+// not support the spec.
+inline const ScanVariant& variant_for(const ScanSpec& spec, const BatchedScanOptions& o) {
+  const std::string chosen =
+      o.variant.empty() ? batched_scan_default_variant(spec.rows, spec.len, spec.accum, spec.direction) : o.variant;
+  const ScanVariant& v = variants_ladder().at(chosen, "tessera::batched_scan");
+  require(v.supports(spec),
+          fmt::format("tessera::batched_scan: variant '{}' does not support {}", chosen, describe(spec)));
+  return v;
+}
+
+// Validates every argument and resolves the variant (by name, or the default
+// for the shape); fills `spec`. Throws Error naming the argument otherwise.
+inline const ScanVariant& resolve(const float* in, std::size_t rows, std::size_t len, const float* out,
+                                  const BatchedScanOptions& o, ScanSpec& spec) {
+  spec = checked_spec(rows, len, o);
   const bool work = rows > 0 && len > 0;
   if (work) {
     require(in != nullptr, fmt::format("tessera::batched_scan: in is a null pointer but rows = {}, len = {}", rows, len));
     require(out != nullptr,
             fmt::format("tessera::batched_scan: out is a null pointer but rows = {}, len = {}", rows, len));
   }
-  (void)span_elements(rows, in_pitch, len, "in");
-  (void)span_elements(rows, out_pitch, len, "out");
-  spec = ScanSpec{o.direction, o.accum, o.exclusive, rows, len, in_pitch, out_pitch,
-                  work && in == out && in_pitch == out_pitch};
+  spec.in_place = work && in == out && spec.in_pitch == spec.out_pitch;
   if (work && !spec.in_place)
-    require(!rows_overlap(in, in_pitch, out, out_pitch, rows, len),
+    require(!rows_overlap(in, spec.in_pitch, out, spec.out_pitch, rows, len),
             fmt::format("tessera::batched_scan: the rows of out (pitch {}) partially overlap the rows of in (pitch {}); "
                         "only in == out with equal pitches (in place) may overlap",
-                        out_pitch, in_pitch));
-  const std::string chosen =
-      o.variant.empty() ? batched_scan_default_variant(rows, len, o.accum, o.direction) : o.variant;
-  const ScanVariant* v = find_variant(chosen);
-  if (v == nullptr) {
-    std::string names;
-    for (const auto& var : all_variants()) names += fmt::format("{}{}", names.empty() ? "" : ", ", var.info.name);
-    throw Error(fmt::format("tessera::batched_scan: no variant named '{}' (variants: {})", chosen, names));
+                        spec.out_pitch, spec.in_pitch));
+  return variant_for(spec, o);
+}
+
+// Host scratch for the cpu_* variants: the caller's workspace when given
+// (it must hold `bytes`), else `owned`.
+inline void* host_scratch(std::size_t bytes, const Workspace& given, std::vector<unsigned char>& owned) {
+  if (given.ptr != nullptr) {
+    require(given.bytes >= bytes, fmt::format("tessera::batched_scan: the workspace holds {} bytes but this call "
+                                              "needs {}",
+                                              given.bytes, bytes));
+    return given.ptr;
   }
-  require(v->supports(spec),
-          fmt::format("tessera::batched_scan: variant '{}' does not support {}", chosen, describe(spec)));
-  return *v;
+  owned.resize(bytes);
+  return owned.empty() ? nullptr : owned.data();
+}
+
+// batched_scan_workspace_bytes: what the variant that would run needs.
+inline std::size_t workspace_bytes_for(std::size_t rows, std::size_t len, const BatchedScanOptions& o) {
+  const ScanSpec spec = checked_spec(rows, len, o);
+  if (rows == 0 || len == 0) return 0;
+  return variant_for(spec, o).workspace_bytes(spec);
 }
 
 }  // namespace tessera::batched_scan_impl

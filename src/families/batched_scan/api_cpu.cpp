@@ -9,13 +9,17 @@ namespace tessera {
 
 std::string batched_scan_default_variant(std::size_t, std::size_t, Accum, ScanDirection) { return "cpu_openmp"; }
 
-void batched_scan(const float* in, std::size_t in_pitch, float* out, std::size_t out_pitch, std::size_t rows,
-                  std::size_t len, const BatchedScanOptions& options) {
+std::size_t batched_scan_workspace_bytes(std::size_t rows, std::size_t len, const BatchedScanOptions& options) {
+  return batched_scan_impl::workspace_bytes_for(rows, len, options);
+}
+
+void batched_scan(const float* in, std::size_t rows, std::size_t len, float* out, const BatchedScanOptions& options) {
   batched_scan_impl::ScanSpec spec;
-  const auto& v = batched_scan_impl::resolve(in, in_pitch, out, out_pitch, rows, len, options, spec);
+  const auto& v = batched_scan_impl::resolve(in, rows, len, out, options, spec);
   if (rows == 0 || len == 0) return;
-  std::vector<unsigned char> ws(v.workspace_bytes(spec));
-  v.run({spec, in, out, ws.empty() ? nullptr : ws.data(), options.stream});
+  std::vector<unsigned char> owned;
+  void* ws = batched_scan_impl::host_scratch(v.workspace_bytes(spec), options.workspace, owned);
+  v.run({spec, in, out, ws, options.stream});
 }
 
 }  // namespace tessera

@@ -48,16 +48,11 @@ struct ScanVariant {
   void (*run)(const ScanCall&);
 };
 
-// The tables, one per backend (src/cpu/batched_scan, src/cuda/batched_scan,
-// src/vendor/batched_scan_cub.cu).
-std::span<const ScanVariant> cpu_variants();
-std::span<const ScanVariant> cuda_variants();    // empty in CPU-only builds
-std::span<const ScanVariant> vendor_variants();  // empty in CPU-only builds
-
-// Every variant, ladder order (step, then table order).
-std::span<const ScanVariant> all_variants();
-// The ladder itself (the lab build adds its tuning rows to it).
+// The ladder (ladder.cpp's table; the lab build adds its tuning rows to it).
 ladder::Ladder<ScanVariant>& variants_ladder();
+// Shorthands of variants_ladder().all() / .find(name): every variant in
+// ladder order (step, then table order), and one by name (nullptr if none).
+std::span<const ScanVariant> all_variants();
 const ScanVariant* find_variant(std::string_view name);
 
 // "forward_backward inclusive, accumulator dfloat, 10000 x 10000 (pitches 10000/10000)".

@@ -1,4 +1,4 @@
-// The CPU rungs of the batched_scan ladder (see variants.cpp for the table).
+// The CPU rungs of the batched_scan ladder (ladder.cpp holds the table).
 #pragma once
 
 #include "families/batched_scan/contract.hpp"

@@ -1,10 +1,10 @@
-// The CUDA rungs of the batched_scan ladder (steps 2-7). Each rung provides
+// The CUDA rungs of the batched_scan ladder (steps 2-8). Each rung provides
 //   run_X(call)        enqueue the scan on call.stream (no allocation, no
 //                      host synchronisation: graph-capturable);
 //   ws_X(spec)         workspace bytes run_X needs;
 //   supports_X(spec)   whether the rung handles the spec (shape, accumulator).
-// variants.cpp turns them into the ScanVariant table. Plain C++: no CUDA
-// headers needed to include this (the public API reads the length limits).
+// ladder.cpp turns them into the ScanVariant table. Plain C++: no CUDA
+// headers needed to include this (policy.hpp reads the length limits).
 #pragma once
 
 #include <cstddef>
@@ -74,31 +74,28 @@ std::size_t acc_bytes(Accum a);
   void run_##x(const ScanCall& call);         \
   std::size_t ws_##x(const ScanSpec& spec);   \
   bool supports_##x(const ScanSpec& spec);
-TESSERA_BSCAN_RUNG(smem_v0_pad0)
-TESSERA_BSCAN_RUNG(smem_v0_pad1)
+// The ladder's CUDA rows (ladder.cpp): seed 002's rungs, the variants the API
+// picks (policy.hpp), the vendor baseline.
+TESSERA_BSCAN_RUNG(smem_v0_bank_conflicts)
+TESSERA_BSCAN_RUNG(smem_v0_padded)
 TESSERA_BSCAN_RUNG(smem_v1)
 TESSERA_BSCAN_RUNG(warp_v0)
 TESSERA_BSCAN_RUNG(fused_one_pass)
-TESSERA_BSCAN_RUNG(fused_occupancy)
-TESSERA_BSCAN_RUNG(fused_pipelined)
-TESSERA_BSCAN_RUNG(fused_pipelined2)
-TESSERA_BSCAN_RUNG(fused_pipelined_direct)
-TESSERA_BSCAN_RUNG(fused_pipelined_pair)
-TESSERA_BSCAN_RUNG(fused_pipelined_chains)
-TESSERA_BSCAN_RUNG(fused_pipelined_chains2)
-TESSERA_BSCAN_RUNG(fused_pipelined_chains4)
-TESSERA_BSCAN_RUNG(fused_pipelined_lazy)
 TESSERA_BSCAN_RUNG(fused_pipelined_bulk)
 TESSERA_BSCAN_RUNG(fused_pipelined_lazy_bulk)
-TESSERA_BSCAN_RUNG(fused_pipelined_masked)
 TESSERA_BSCAN_RUNG(fused_fitted)
+TESSERA_BSCAN_RUNG(multi_tile_resident_self)
+TESSERA_BSCAN_RUNG(short_rows)
+TESSERA_BSCAN_RUNG(cub_scan_by_key)
+// The long-row paths multi_tile_resident_self runs inside (rows past its
+// capacity: streamed or chained through multi_tile_resident's kernel; below
+// sm_90: the three-launch rungs), each also callable alone: the lab
+// (lab/batched_scan/) registers them as rows of their own.
 TESSERA_BSCAN_RUNG(multi_tile)
 TESSERA_BSCAN_RUNG(multi_tile_occupancy)
 TESSERA_BSCAN_RUNG(multi_tile_pipelined)
 TESSERA_BSCAN_RUNG(multi_tile_resident)
-TESSERA_BSCAN_RUNG(multi_tile_resident_self)
 TESSERA_BSCAN_RUNG(multi_tile_streamed)
-TESSERA_BSCAN_RUNG(short_rows)
 #undef TESSERA_BSCAN_RUNG
 
 }  // namespace tessera::batched_scan_impl

@@ -1,5 +1,6 @@
 // Double-float and Kahan sums without the renormalisation step
-// (fused_pipelined_lazy, 05_fused_pipelined_lazy.cu). The same states as
+// (fused_pipelined_lazy_bulk, fused_fitted, short_rows, the resident rows).
+// The same states as
 // DFloatSum and KahanSum (common/reducers.hpp), so carries and outputs are
 // interchangeable with theirs:
 // - double-float add: two_sum(hi, x) -> (s, e), then hi = s, lo += e (7

@@ -1,8 +1,23 @@
-// The pipelined tile kernel (step 5's fused_pipelined rows, step 6's
-// multi_tile_pipelined): persistent blocks scan tiles of rows exactly as
-// tile_kernel.cuh does, but keep STAGES tile buffers in dynamic shared memory
-// and cp.async the next STAGES - 1 tiles while they scan and store the
-// current one (05_fused_pipelined.cu explains the why and the budget).
+// The pipelined tile kernel (step 5's fused_pipelined_bulk,
+// fused_pipelined_lazy_bulk and fused_fitted; step 6's multi_tile_pipelined;
+// the lab's sweep of policies): persistent blocks scan tiles of rows exactly
+// as tile_kernel.cuh does, but keep STAGES tile buffers in dynamic shared
+// memory and copy the next STAGES - 1 tiles in while they scan and store the
+// current one.
+//
+// Over fused_one_pass: that rung's block runs load -> scan -> store strictly
+// in turn, so with 1-2 resident blocks per SM the SM has no load in flight
+// while it scans and drains a row (82% of copy with float, 60-64% with the
+// 8-byte accumulators on the H100). Here each block owns STAGES row buffers
+// and before scanning row i it issues row i + STAGES - 1 and waits only for
+// row i (cp.async.wait_group STAGES - 2), so every SM always has one to two
+// rows (40-80 KB) of loads in flight, and its stores (st.global.cs, 16-byte,
+// or one bulk copy) drain behind them. Barriers per row: 4 for
+// forward_backward (the two block scans use separate scratch arrays, and the
+// outputs overwrite the row's buffer right after the scan: every thread read
+// its items before the scan's first barrier). With one block per SM every
+// barrier idles the whole SM, so they count against the ~3.7 us a row of
+// 10,000 floats may take.
 #pragma once
 
 #include "families/batched_scan/lazy_sums.cuh"
@@ -14,42 +29,33 @@
 namespace tessera::batched_scan_impl::gpu_detail {
 
 
-// Tuning as data: the tile cut (BLOCK x ITEMS must equal the fused tile:
-// tile_span and FUSED_MAX_LEN assume it; ITEMS % 8 == 4 keeps the float4
-// item reads conflict-free), the resident blocks per SM asked of ptxas, and
-// FAST (constant-bound item loops for full threads; scan_tile). Each stage
-// is a row buffer of TILE + 4 floats (42 KB; + 4: the output staging
-// shift).
-// - Wide: 896 threads = 28 warps, one block per SM, <= 72 registers per
-//   thread (ptxas, sm_90: 40-72, no spills); 12 items leave 24 registers
-//   for 12 double-float states. 3 stages = 126 KB of the SM's 227 KB.
-// - Pair: the fused_one_pass cut (384 x 28) at two blocks per SM (float 56
-//   registers, Kahan and double-float 80: fused_occupancy's no-spill
-//   points; double spills ~300 bytes at 80, so it stays at one block of 136
-//   registers, still pipelined), 2 stages each: 2 x 2 x 42 KB = 168 KB per
-//   SM. Two blocks interleave their barriers.
-// chains<R>(): independent accumulator chains per thread through
-// scan_chains.cuh's unpredicated loops (0: scan_items.cuh's scan_tile,
-// bitwise the measured rungs). EXCL_SPLIT: inclusive and exclusive get
-// their own inlined copy of the scan (no per-item select; twice the code).
-// - Chains: Pair's cut, each thread's 28 items as 2 chains of 14 with
-//   unpredicated loops (edge warps mask their padding; FAST is unused) and
-//   tree-form block suffix scans, at two blocks per SM for every
-//   accumulator (ptxas, sm_90: 80 registers, no spills, double included: the
-//   chains keep fewer states live than Pair's double, 140 registers, one
-//   block). Double with 4 chains of 7 spills 72 bytes at 80 registers.
-// What a policy leaves out: one chain form (scan_tile), the per-item
-// inclusive/exclusive select, the 64-bit tile I/O.
+// Tuning as data: a policy fixes the tile cut (BLOCK x ITEMS must equal the
+// fused tile: tile_span and FUSED_MAX_LEN assume it; ITEMS % 8 == 4 keeps
+// the float4 item reads conflict-free; 05_fused_fitted.cu's smaller tiles
+// are the exception), the resident blocks per SM asked of ptxas, and how
+// the tile is scanned and moved. Each stage is a row buffer of the tile + 4
+// floats (+ 4: the output staging shift). The product's policies are below;
+// the ones the bench rejected (two blocks of one chain, a masked 896 x 12
+// scan, ...) are in lab/batched_scan/tuning_pipelined.cuh with their
+// measurements.
+// What a policy leaves out by default: one chain form (scan_items.cuh's
+// scan_tile), the per-item inclusive/exclusive select, the 64-bit tile I/O.
 struct PipelinedDefaults {
+  // Independent accumulator chains per thread through scan_chains.cuh's
+  // unpredicated loops (0: scan_tile, bitwise the older rungs).
   template <class R>
   static constexpr int chains() { return 0; }
-  static constexpr bool FAST = false;
-  static constexpr bool EXCL_SPLIT = false;
-  static constexpr bool LEAN = false;
-  static constexpr bool BULK = false;  // tile_io_bulk.cuh (rows of one tile, sm_90+)
+  static constexpr bool FAST = false;        // scan_tile: constant-bound item loops for full threads
+  static constexpr bool EXCL_SPLIT = false;  // inclusive and exclusive as two inlined copies (no per-item select)
+  static constexpr bool LEAN = false;        // tile_io_lean.cuh's 32-bit loops (rows of one tile)
+  static constexpr bool BULK = false;        // tile_io_bulk.cuh (rows of one tile, sm_90+)
   template <class R>
   using arith = R;  // the reducer the kernel runs for accumulator R
 };
+// - Wide: 896 threads = 28 warps, one block per SM, <= 72 registers per
+//   thread (ptxas, sm_90: 40-72, no spills); 12 items leave 24 registers
+//   for 12 double-float states. 3 stages = 126 KB of the SM's 227 KB.
+//   multi_tile_pipelined's tile pass; with BULK, fused_pipelined_bulk.
 struct WidePolicy : PipelinedDefaults {
   static constexpr int BLOCK = 896;
   static constexpr int ITEMS = 12;
@@ -57,44 +63,17 @@ struct WidePolicy : PipelinedDefaults {
   static constexpr int min_blocks() { return 1; }
   static constexpr bool FAST = true;
 };
-struct PairPolicy : PipelinedDefaults {
-  static constexpr int BLOCK = TilePolicy::BLOCK;
-  static constexpr int ITEMS = TilePolicy::ITEMS;
-  template <class R>
-  static constexpr int min_blocks() { return occupancy_blocks<R>() < 2 ? occupancy_blocks<R>() : 2; }
-};
-struct ChainPolicy : PipelinedDefaults {  // (EXCL_SPLIT off: the 8-byte states' code is large already)
-  static constexpr int BLOCK = TilePolicy::BLOCK;
-  static constexpr int ITEMS = TilePolicy::ITEMS;
-  template <class R>
-  static constexpr int min_blocks() { return 2; }
-  template <class R>
-  static constexpr int chains() { return 2; }  // 28 % 2 == 0
-};
-// - WideMasked: Wide's cut, occupancy and 3 stages (the float pick) through
-//   scan_chains.cuh with one chain: no FAST copy of the loops for the row's
-//   tail warp to diverge from, and no per-item inclusive/exclusive select.
-struct WideMaskedPolicy : PipelinedDefaults {
-  static constexpr int BLOCK = WidePolicy::BLOCK;
-  static constexpr int ITEMS = WidePolicy::ITEMS;
-  template <class R>
-  static constexpr int min_blocks() { return 1; }
-  template <class R>
-  static constexpr int chains() { return 1; }
-  static constexpr bool EXCL_SPLIT = true;
-};
-// - LeanChain<K>: Chains with separate inclusive / exclusive copies
+// - LeanChain<K>: the fused tile (384 x 28) at two blocks per SM, each
+//   thread's 28 items as K chains, separate inclusive / exclusive copies
 //   (EXCL_SPLIT: no per-item select of a state, 2 SEL per item per pass for
 //   the 8-byte states) and LEAN tile traffic: tile_io_lean.cuh's 32-bit,
 //   unrolled float4 loops, the span in ints, and no 64-bit division for the
-//   row of a tile (rows of one tile). K = 2: Chains' association (bitwise
-//   its outputs); K = 4: chains of 7 (ptxas, sm_90: 80 registers, no spills
-//   for every accumulator, double included, where Chains' 4 chains of double
-//   spilled: the lean span frees the registers).
+//   row of a tile (rows of one tile). ptxas (sm_90): 80 registers, no
+//   spills for every accumulator, double included, for K = 2 and 4.
 template <int K>
 struct LeanChainPolicy : PipelinedDefaults {
-  static constexpr int BLOCK = ChainPolicy::BLOCK;
-  static constexpr int ITEMS = ChainPolicy::ITEMS;
+  static constexpr int BLOCK = TilePolicy::BLOCK;
+  static constexpr int ITEMS = TilePolicy::ITEMS;
   template <class R>
   static constexpr int min_blocks() { return 2; }
   template <class R>
@@ -112,7 +91,8 @@ struct LazyChainPolicy : LeanChainPolicy<K> {
   using arith = typename LazyOf<R>::type;
 };
 // - BulkLazy: LazyChain<K> moving each row's aligned body with one bulk copy
-//   each way (tile_io_bulk.cuh) instead of every thread's float4 loop.
+//   each way (tile_io_bulk.cuh) instead of every thread's float4 loop
+//   (fused_pipelined_lazy_bulk with K = 2; fused_fitted on smaller tiles).
 template <int K>
 struct BulkLazyPolicy : LazyChainPolicy<K> {
   static constexpr bool BULK = true;
@@ -132,16 +112,11 @@ constexpr std::size_t slots_of() {
 template <class P>
 constexpr bool valid_policy = P::BLOCK * P::ITEMS == static_cast<int>(TilePolicy::TILE) && P::ITEMS % 8 == 4 &&
                               P::BLOCK % 32 == 0 && P::BLOCK * P::template min_blocks<DFloatSum>() <= 2048;
-static_assert(valid_policy<WidePolicy> && valid_policy<PairPolicy> && valid_policy<ChainPolicy> &&
-                  valid_policy<WideMaskedPolicy> && valid_policy<LeanChainPolicy<2>> &&
-                  valid_policy<LeanChainPolicy<4>> && valid_policy<LazyChainPolicy<2>> &&
+static_assert(valid_policy<WidePolicy> && valid_policy<LeanChainPolicy<2>> && valid_policy<LazyChainPolicy<2>> &&
                   valid_policy<BulkLazyPolicy<2>> && valid_policy<WideBulkPolicy>,
               "the fused tile, conflict-free, fits an SM");
-static_assert(ChainPolicy::ITEMS % ChainPolicy::chains<PlainSum<float, double>>() == 0 &&
-                  ChainPolicy::ITEMS % ChainPolicy::chains<DFloatSum>() == 0 && ChainPolicy::ITEMS % 4 == 0,
-              "Chains, LeanChain<2>, LeanChain<4>: whole chains per thread");
+static_assert(TilePolicy::ITEMS % 2 == 0 && TilePolicy::ITEMS % 4 == 0, "LeanChain<2>, LeanChain<4>: whole chains");
 static_assert(3 * slots_of<WidePolicy>() * sizeof(float) <= 227 * 1024, "Wide: 3 stages fit one SM's shared memory");
-static_assert(2 * 2 * slots_of<PairPolicy>() * sizeof(float) <= 227 * 1024, "Pair: 2 blocks x 2 stages fit one SM");
 
 // Issues the asynchronous copy of tile t (row t / T, tile t % T of it) into
 // `buf` (all threads) when the tile exists; always commits one group, so
@@ -345,15 +320,15 @@ void run_fused_pipelined_rung(const ScanCall& call, const char* variant, const c
 
 }  // namespace tessera::batched_scan_impl::gpu_detail
 
-// A fused pipelined rung's three registry functions (rungs.hpp): run with
-// policy P and STAGES row buffers (DIRECT: register stores where aligned), no
-// workspace, and the fused tile's limit exactly as fused_one_pass (longer
-// rows: multi_tile). Use inside namespace tessera::batched_scan_impl.
-#define TESSERA_FUSED_PIPELINED_RUNG(name, P, STAGES, DIRECT)                                       \
-  void run_##name(const ScanCall& call) {                                                           \
-    gpu_detail::run_fused_pipelined_rung<gpu_detail::P, STAGES, DIRECT>(call, #name,                \
-                                                                       "batched_scan_" #name "_kernel"); \
-  }                                                                                                 \
-  std::size_t ws_##name(const ScanSpec&) { return 0; }                                              \
+// A fused pipelined rung's three registry functions (cuda_rungs.hpp): run
+// with policy P (qualified from tessera::batched_scan_impl:
+// gpu_detail::WideBulkPolicy) and STAGES row buffers (DIRECT: register
+// stores where aligned), no workspace, and the fused tile's limit exactly as
+// fused_one_pass (longer rows: the multi-tile paths). Use inside namespace
+// tessera::batched_scan_impl.
+#define TESSERA_FUSED_PIPELINED_RUNG(name, P, STAGES, DIRECT)                                              \
+  void run_##name(const ScanCall& call) {                                                                  \
+    gpu_detail::run_fused_pipelined_rung<P, STAGES, DIRECT>(call, #name, "batched_scan_" #name "_kernel"); \
+  }                                                                                                        \
+  std::size_t ws_##name(const ScanSpec&) { return 0; }                                                     \
   bool supports_##name(const ScanSpec& s) { return s.len <= FUSED_MAX_LEN; }
-

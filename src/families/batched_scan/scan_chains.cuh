@@ -1,11 +1,14 @@
 // scan_tile with each thread's serial accumulator chain cut into K
-// independent chains (fused_pipelined_chains, 05_fused_pipelined_chains.cu).
+// independent chains (fused_pipelined_lazy_bulk, fused_fitted, the resident
+// consumers' Kahan and double-float tiles; the lab's
+// fused_pipelined_two_chains introduced it).
 //
 // scan_items.cuh runs a thread's N items as one dependent chain per pass:
 // N x (the accumulator add's latency) per pass, about 28 x 28 cycles for a
 // double-float forward pass of the 384 x 28 tile, and with 12-24 resident
 // warps per SM the schedulers run out of independent work (the H100 profile of
-// fused_pipelined_pair with double: 0.73 eligible warps of 3 per scheduler).
+// the lab's fused_pipelined_two_blocks with double: 0.73 eligible warps of 3
+// per scheduler).
 // Here chain k owns items [k M, k M + M) (M = N / K) and the K chains advance
 // interleaved (item i of every chain, then item i + 1), so K adds are in
 // flight per thread: the forward and backward passes' latency drops K-fold

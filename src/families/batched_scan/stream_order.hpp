@@ -1,8 +1,9 @@
-// The claim order of multi_tile_streamed (src/cuda/batched_scan/
-// 06_multi_tile_resident.cu): rows too long for the GPU's shared memory are
-// read twice, once to count each tile (its totals) and once to scan it with
-// the row's carries, and the order of the two reads decides how many of the
-// second come from L2 instead of DRAM.
+// The claim order of multi_tile_streamed (06_multi_tile_resident.cu; the
+// product's path for forward_backward rows past the resident capacity): rows
+// too long for the GPU's shared memory are read twice, once to count each
+// tile (its totals) and once to scan it with the row's carries, and the order
+// of the two reads decides how many of the second come from L2 instead of
+// DRAM.
 //
 // Claims, for rows of T tiles and a lead of D <= T tiles:
 //   prologue    count(0, 0 .. T-1), count(1, 0 .. D-1)

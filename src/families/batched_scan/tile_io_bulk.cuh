@@ -3,7 +3,7 @@
 // 05_fused_pipelined_bulk.cu).
 //
 // The lean loops still cost every thread ~200 instructions per row each way
-// (the ncu source counters of fused_pipelined_lazy with double-float: ~22% of
+// (the ncu source counters of the lab's fused_pipelined_lazy with double-float: ~22% of
 // its issue is the prefetch and the store, per-row address set-up, head and
 // tail tests and one LDGSTS or LDS + STG per float4). Here one thread moves
 // the row's 16-byte-aligned body with a single bulk copy each way; the at

@@ -1,19 +1,20 @@
 // tile_io.cuh's asynchronous tile load and staged tile store with the
 // per-vector loop in 32-bit offsets and unrolled to its constant bound
-// (fused_pipelined_chains2, 05_fused_pipelined_chains2.cu).
+// (LeanChainPolicy in pipelined_kernel.cuh: fused_pipelined_lazy_bulk's path
+// below sm_90, the lab's fused_pipelined_two_chains_lean).
 //
 // tile_io.cuh walks the tile's float4s in a `long long` loop of run-time
 // trip count: per float4 a 64-bit index update, a 64-bit compare, two 64-bit
 // address computations (global and shared) and the branch, about 10-12
 // instructions around one LDGSTS or one LDS + STG (~10% of the wide
-// accumulators' issue slots in the SASS of fused_pipelined_chains). Here the
-// row's global pointer and the shared slot of the body's first float4 are
-// formed once; a tile spans TILE samples, so it holds at most TILE / 4 =
-// BLOCK x ITEMS / 4 float4s and each thread at most ITEMS / 4 of them: the
-// loop runs that constant count, unrolled, each float4 one predicated copy
-// at a constant offset from the thread's first (an immediate in the
-// instruction). Same samples, same order per thread, same bytes: only the
-// address arithmetic differs.
+// accumulators' issue slots in the SASS of the lab's
+// fused_pipelined_two_chains). Here the row's global pointer and the shared
+// slot of the body's first float4 are formed once; a tile spans TILE
+// samples, so it holds at most TILE / 4 = BLOCK x ITEMS / 4 float4s and each
+// thread at most ITEMS / 4 of them: the loop runs that constant count,
+// unrolled, each float4 one predicated copy at a constant offset from the
+// thread's first (an immediate in the instruction). Same samples, same order
+// per thread, same bytes: only the address arithmetic differs.
 // For rows of one tile (the fused rows, len <= FUSED_MAX_LEN): e0, lo and hi
 // are ints (e0 in [-3, 0], lo and hi in [0, len]), so that a kernel keeps 3
 // registers, not 6, of them live across its scan (double at 80 registers

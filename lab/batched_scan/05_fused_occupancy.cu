@@ -1,4 +1,5 @@
-// Step 5, occupancy row — the fused one-pass kernel (05_fused_one_pass.cu)
+// Step 5, occupancy row (lab) — the fused one-pass kernel
+// (src/families/batched_scan/05_fused_one_pass.cu)
 // compiled for more resident 384-thread blocks per SM: __launch_bounds__'s
 // MIN_BLOCKS from a per-accumulator table (tuning as data, below).
 //
@@ -12,8 +13,13 @@
 //
 // Bottleneck: DRAM bandwidth. Expected on 10,000 x 10,000: float ~88% of
 // copy (3 blocks), Kahan and double-float ~75% (2 blocks), double unchanged
-// (~60%: its row equals fused_one_pass). Kept beside fused_one_pass so one
-// bench compares both; the API switches only on a measured win.
+// (~60%: its row equals fused_one_pass). Measured (H100, forward_backward,
+// docs/results/batched_scan-h100-2026-11-23b.txt): float 82.6%, double
+// 60.4%, Kahan 63.8%, double-float 61.4% (fused_one_pass 87.4 / 60.1 / 42.8
+// / 39.8% in that run); the pipelined rungs beat both, so the API never
+// picks it. Its occupancy table (tile_kernel.cuh's occupancy_blocks) lives
+// on in multi_tile_occupancy.
+#include "batched_scan/lab_rungs.hpp"
 #include "families/batched_scan/tile_kernel.cuh"
 
 namespace tessera::batched_scan_impl {
