@@ -29,12 +29,14 @@ struct PolicyRule {
 // CUDA builds.
 inline constexpr PolicyRule GPU_POLICY[] = {
     {Family::map, CallShape::any, "vectorized",
-     "H100, 2^28 float x2: 100.2% of copy, 0.99x cub_transform (docs/results/compose-h100-2026-11-23.txt)"},
+     "H100, 2^28 float x2: 100.2% of copy, 0.99x cub_transform (docs/results/compose-h100-2026-11-23.txt, commit "
+     "1887700)"},
     {Family::adjacent_difference, CallShape::any, "vectorized_shuffle",
-     "H100, 2^28 float: 99.5% of copy, 0.99x cub_adjacent_difference (docs/results/compose-h100-2026-11-23.txt)"},
+     "H100, 2^28 float: 99.5% of copy, 0.99x cub_adjacent_difference (docs/results/compose-h100-2026-11-23.txt, "
+     "commit 1887700)"},
     {Family::compact, CallShape::flagged, "single_pass_early",
      "H100, 2^28 float flagged 50%: 76.4% of copy, 1.07x cub_select_flagged; single_pass_bulk 0.50x (its aggregator "
-     "reads the flags byte by byte; docs/results/compose-h100-2026-11-23b.txt, commit c2bac68)"},
+     "reads the flags byte by byte; docs/results/compose-h100-2026-11-23b.txt, commits 4235965 and c2bac68)"},
     {Family::compact, CallShape::by_predicate, "single_pass_bulk",
      "H100, 2^28 float x>t 5/50/95%: 85.2/89.0/91.0% of copy, 1.36/1.17/1.24x cub_select_if; int64 2^27 50%: 1.07x "
      "(single_pass_early 0.93x) (docs/results/compose-agg8-h100-2026-11-23.txt, "
@@ -46,14 +48,15 @@ inline constexpr PolicyRule GPU_POLICY[] = {
      "H100, 2^28 int32 runs 5/50/95%: 82.6/88.8/90.6% of copy, 1.32/1.19/1.25x cub_select_unique; int64 2^27 50%: "
      "1.07x (single_pass_early 0.80x) (docs/results/compose-agg8-h100-2026-11-23.txt, commit 4e46061)"},
     {Family::find_unique, CallShape::bytes, "flag_table_shared",
-     "H100, 2^30 text bytes: 93.6% of copy, 23.5x cub_sort_unique (docs/results/compose-h100-2026-11-23.txt)"},
+     "H100, 2^30 text bytes: 93.6% of copy, 23.5x cub_sort_unique (docs/results/compose-h100-2026-11-23.txt, commit "
+     "1887700)"},
     {Family::find_unique, CallShape::wider, "sort_based",
      "the only GPU rung for an unbounded domain besides the vendor (H100, 2^24 int32: 0.73x cub_sort_unique, "
-     "docs/results/compose-h100-2026-11-23.txt)"},
+     "docs/results/compose-h100-2026-11-23.txt, commit 1887700)"},
     {Family::rle, CallShape::any, "single_pass",
      "H100, 2^28 int32 runs 10%: 22.5% of copy, 0.67x cub_run_length_encode "
-     "(docs/results/compose-h100-2026-11-23.txt); the lab's single_pass_lean measured 1.58x (docs/compose.md, open "
-     "work)"},
+     "(docs/results/compose-h100-2026-11-23.txt, commit 1887700); the lab's single_pass_lean measured 1.58x (commit "
+     "1562b13; docs/compose.md, open work)"},
 };
 
 // CPU-only builds (and the harness's CPU runs): cpu_openmp, except where
