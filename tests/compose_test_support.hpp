@@ -265,11 +265,18 @@ inline std::vector<Shape> shapes_for(const Spec& s) {
   }
 }
 
+// Appends one view at a time (GCC 12 warns falsely under -Wrestrict about
+// "_" + std::string(...) temporaries inlined here).
 inline std::string spec_name(const Spec& s) {
-  std::string name = std::string(tessera::compose_impl::to_string(s.family)) + "_" + std::string(tessera::to_string(s.dtype));
-  if (s.family == Family::map) name += "_" + std::string(tessera::to_string(s.fn));
+  std::string name(tessera::compose_impl::to_string(s.family));
+  const auto add = [&](std::string_view part) {
+    name += '_';
+    name += part;
+  };
+  add(tessera::to_string(s.dtype));
+  if (s.family == Family::map) add(tessera::to_string(s.fn));
   if (s.family == Family::compact || s.family == Family::partition)
-    name += s.flagged ? "_flagged" : "_" + std::string(tessera::to_string(s.pred));
+    add(s.flagged ? std::string_view("flagged") : tessera::to_string(s.pred));
   return name;
 }
 

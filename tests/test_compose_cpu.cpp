@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <cstring>
+#include <map>
+#include <set>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "compose_test_support.hpp"
 #include "harness/registry.hpp"
 #include "families/compose/contract.hpp"
+#include "families/compose/policy.hpp"
 #include "tessera/compact.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/map.hpp"
@@ -71,8 +74,8 @@ INSTANTIATE_TEST_SUITE_P(Compose, CpuRungs, ::testing::ValuesIn(all_specs()), sp
 TEST(ComposeSemantics, PartitionPutsRejectedInReverseAtTheEnd) {
   const std::vector<int> x = {5, 2, 8, 1, 9, 4, 7};
   std::vector<int> out(x.size(), -1);
-  const auto k = tessera::partition_if(x.data(), x.size(), out.data(), tessera::greater_than(4),
-                                       {.variant = "cpu_reference"});
+  const auto k =
+      tessera::partition_if(x.data(), x.size(), out.data(), {.pred = tessera::greater_than(4), .variant = "cpu_reference"});
   EXPECT_EQ(k, 4);
   EXPECT_EQ(out, (std::vector<int>{5, 8, 9, 7, 4, 1, 2}));
 }
@@ -94,7 +97,7 @@ TEST(ComposeSemantics, SeedExamples) {
   // seed 003 Map: 2x.
   const std::vector<float> v = {0, 1, 2, 127};
   std::vector<float> y(v.size());
-  tessera::transform(v.data(), v.size(), y.data(), MapFn::twice, {.variant = "cpu_reference"});
+  tessera::transform(v.data(), v.size(), y.data(), {.fn = MapFn::twice, .variant = "cpu_reference"});
   EXPECT_EQ(y, (std::vector<float>{0, 2, 4, 254}));
   // seed 003 absolute_diff, with out[0] = |in[0]|.
   const std::vector<std::int32_t> a = {5, 2, 3, 4, 1, 8, 3, 1, 3, 1, 1, 3, 7, 5, 2};
@@ -207,53 +210,107 @@ TEST(ComposeTables, HeadlineBenchHasOneProblemPerFamily) {
   }
 }
 
+// The policy names only rows of the product ladder that take the call, never a
+// tuning row; and every PRODUCT row is the pick of some call (else it belongs
+// to the lab).
+TEST(ComposePolicy, PicksAreProductRowsAndEveryProductRowIsPicked) {
+  std::map<std::string, std::set<std::string_view>> picked;
+  for (bool gpu : {false, bool(TESSERA_HAVE_CUDA)})
+    for (Spec s : all_specs()) {
+      s.n = 1000;
+      const std::string_view name = tessera::compose_impl::default_variant(s, gpu);
+      SCOPED_TRACE(::testing::Message() << spec_name(s) << (gpu ? " gpu" : " cpu") << " -> " << name);
+      const auto* v = tessera::compose_impl::find_variant(s.family, name);
+      ASSERT_NE(v, nullptr);
+      EXPECT_TRUE(v->supports(s));
+      EXPECT_NE(v->info.role, tessera::Role::tuning);
+      EXPECT_NE(v->info.role, tessera::Role::vendor);
+      picked[std::string(tessera::compose_impl::to_string(s.family))].insert(name);
+    }
+  for (Family f : tessera::compose_impl::ALL_FAMILIES)
+    for (const auto& v : tessera::compose_impl::variants(f)) {
+      EXPECT_NE(v.info.role, tessera::Role::tuning) << v.info.pattern << "/" << v.info.name << ": a lab row";
+      if (v.info.role == tessera::Role::product) {
+        EXPECT_TRUE(picked[std::string(v.info.pattern)].count(v.info.name))
+            << v.info.pattern << "/" << v.info.name << " is PRODUCT but no call picks it";
+      }
+    }
+}
+
 // ---- the public API: the CPU rungs by name, and its errors ------------------------
 
 TEST(ComposeApi, RejectsBadArgumentsBeforeWriting) {
   std::vector<float> x(100, 1.0f), y(100, -7.0f);
+  const tessera::PredicateOptions<float> positive{.pred = tessera::greater_than(0.f), .variant = "cpu_reference"};
+  const tessera::PredicateOptions<float> nonzero{.pred = tessera::nonzero<float>(), .variant = "cpu_reference"};
   const tessera::CompactOptions cpu{.variant = "cpu_reference"};
   auto untouched = [&] {
     for (float v : y)
       if (v != -7.0f) return false;
     return true;
   };
-  EXPECT_THROW(tessera::compact_if<float>(nullptr, 10, y.data(), tessera::greater_than(0.f), cpu), tessera::Error);
-  EXPECT_THROW(tessera::compact_if<float>(x.data(), 10, nullptr, tessera::greater_than(0.f), cpu), tessera::Error);
-  EXPECT_THROW(tessera::compact_if(x.data(), 10, x.data() + 5, tessera::greater_than(0.f), cpu), tessera::Error)
+  EXPECT_THROW(tessera::compact_if<float>(nullptr, 10, y.data(), positive), tessera::Error);
+  EXPECT_THROW(tessera::compact_if<float>(x.data(), 10, nullptr, positive), tessera::Error);
+  EXPECT_THROW(tessera::compact_if(x.data(), 10, x.data() + 5, positive), tessera::Error)
       << "overlapping input and output";
-  EXPECT_THROW(tessera::compact_if(x.data(), 10, y.data(), tessera::even<float>(), cpu), tessera::Error)
+  EXPECT_THROW(tessera::compact_if(x.data(), 10, y.data(), {.pred = tessera::even<float>(), .variant = "cpu_reference"}),
+               tessera::Error)
       << "even is for integers";
-  EXPECT_THROW(tessera::compact_if(x.data(), 10, y.data(), tessera::nonzero<float>(), {.variant = "no_such_rung"}),
-               tessera::Error);
-  EXPECT_THROW(tessera::compact_if_into(x.data(), 10, y.data(), nullptr, tessera::nonzero<float>(), cpu),
-               tessera::Error)
-      << "null count";
-  std::int64_t count = 0;
-  EXPECT_THROW(tessera::compact_if_into(x.data(), 10, y.data(), reinterpret_cast<std::int64_t*>(y.data() + 4),
-                                        tessera::nonzero<float>(), cpu),
-               tessera::Error)
+  EXPECT_THROW(tessera::compact_if(x.data(), 10, y.data(), {.variant = "no_such_rung"}), tessera::Error);
+  EXPECT_THROW(tessera::compact_if_into(x.data(), 10, y.data(), nullptr, nonzero), tessera::Error) << "null count";
+  EXPECT_THROW(
+      tessera::compact_if_into(x.data(), 10, y.data(), reinterpret_cast<std::int64_t*>(y.data() + 4), nonzero),
+      tessera::Error)
       << "count inside the output";
   EXPECT_THROW(tessera::compact_flagged<float>(x.data(), nullptr, 10, y.data(), cpu), tessera::Error);
   EXPECT_THROW(tessera::adjacent_difference(x.data(), 10, reinterpret_cast<float*>(x.data() + 1),
                                             {.variant = "cpu_reference"}),
                tessera::Error)
       << "adjacent_difference may not run in place";
-  EXPECT_THROW(tessera::transform(x.data(), 10, x.data() + 1, MapFn::twice, {.variant = "cpu_reference"}),
-               tessera::Error)
+  EXPECT_THROW(tessera::transform(x.data(), 10, x.data() + 1, {.variant = "cpu_reference"}), tessera::Error)
       << "map: partial overlap";
   std::vector<std::int64_t> keys(10), lengths(10);
   EXPECT_THROW(tessera::run_length_encode(keys.data(), 10, keys.data(), lengths.data(), cpu), tessera::Error);
   EXPECT_THROW(tessera::run_length_encode(keys.data(), 10, lengths.data(), lengths.data(), cpu), tessera::Error)
       << "keys and lengths overlap";
   EXPECT_TRUE(untouched());
-  (void)count;
+}
+
+// An unknown variant's error names every variant of the pattern (the ladder's
+// one message), and so does the workspace query.
+TEST(ComposeApi, UnknownVariantListsTheLadder) {
+  std::vector<float> x(10, 1.0f), y(10);
+  try {
+    tessera::unique(x.data(), x.size(), y.data(), {.variant = "no_such_rung"});
+    ADD_FAILURE() << "no error";
+  } catch (const tessera::Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("tessera::unique: no variant named 'no_such_rung' (variants: cpu_reference, cpu_openmp"),
+              std::string::npos)
+        << what;
+  }
+  EXPECT_THROW(tessera::unique_workspace_bytes<float>(10, {.variant = "no_such_rung"}), tessera::Error);
+}
+
+// The CPU rungs need no scratch; a caller's workspace is taken (host memory)
+// and a null one is fine.
+TEST(ComposeApi, CpuRungsTakeACallersWorkspace) {
+  std::vector<std::int32_t> x = {1, 1, 2, 3, 3, 3};
+  std::vector<std::int32_t> keys(x.size());
+  std::vector<std::int64_t> lengths(x.size());
+  EXPECT_EQ(tessera::run_length_encode_workspace_bytes<std::int32_t>(x.size(), {.variant = "cpu_openmp"}), 0u);
+  std::vector<unsigned char> ws(64);
+  EXPECT_EQ(tessera::run_length_encode(x.data(), x.size(), keys.data(), lengths.data(),
+                                       {.variant = "cpu_openmp", .workspace = {ws.data(), ws.size()}}),
+            3);
+  EXPECT_EQ(lengths[2], 3);
 }
 
 TEST(ComposeApi, EmptyInputAndInPlaceMap) {
   std::vector<float> x = {1, 2, 3};
-  EXPECT_EQ(tessera::compact_if<float>(nullptr, 0, nullptr, tessera::nonzero<float>(), {.variant = "cpu_openmp"}), 0);
+  EXPECT_EQ(tessera::compact_if<float>(nullptr, 0, nullptr, {.variant = "cpu_openmp"}), 0);
   EXPECT_EQ(tessera::unique<float>(nullptr, 0, nullptr, {.variant = "cpu_reference"}), 0);
-  tessera::transform(x.data(), x.size(), x.data(), MapFn::square, {.variant = "cpu_openmp"});
+  tessera::transform(x.data(), x.size(), x.data(), {.fn = MapFn::square, .variant = "cpu_openmp"});
   EXPECT_EQ(x, (std::vector<float>{1, 4, 9}));
 }
 
@@ -262,9 +319,10 @@ TEST(ComposeApi, CpuBuildDefaultsToCpuRungs) {
   std::vector<std::int32_t> x(1000);
   std::iota(x.begin(), x.end(), 0);
   std::vector<std::int32_t> y(x.size());
-  EXPECT_EQ(tessera::compact_if(x.data(), x.size(), y.data(), tessera::even<std::int32_t>()), 500);
+  EXPECT_EQ(tessera::compact_if(x.data(), x.size(), y.data(), {.pred = tessera::even<std::int32_t>()}), 500);
   EXPECT_EQ(y[1], 2);
   EXPECT_EQ(tessera::compose_default_variant("compact", Dtype::i32, 1000), "cpu_openmp");
+  EXPECT_EQ(tessera::compose_default_variant("find_unique", Dtype::i32, 1000), "cpu_reference");
 }
 #endif
 

@@ -1,17 +1,20 @@
 // Public API of the compositions (tessera/map.hpp, tessera/compact.hpp):
-// validation, default variant, workspace, dispatch. One file for both builds:
-// in CPU-only builds pointers are host pointers and the CPU rungs run.
+// validation, the default variant (policy.hpp), workspace, dispatch. One file
+// for both builds: in CPU-only builds pointers are host pointers and the CPU
+// rungs run.
 //
 // Everything is checked before anything runs: types and predicates, null
 // pointers, overlapping buffers, the variant, and (CUDA builds) that every
-// buffer lives in the memory its variant reads.
+// buffer and the caller's workspace live in the memory its variant reads.
 #include <fmt/format.h>
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "families/compose/contract.hpp"
+#include "families/compose/policy.hpp"
 #include "tessera/compact.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/map.hpp"
@@ -40,6 +43,17 @@ struct Buffers {
   std::int64_t* count = nullptr;
 };
 
+// The three fields every options struct ends with.
+struct Common {
+  const std::string& variant;
+  stream_t stream;
+  Workspace workspace;
+};
+template <class Options>
+Common common_of(const Options& o) {
+  return {o.variant, o.stream, o.workspace};
+}
+
 struct Range {
   const char* name;
   const void* p;
@@ -59,44 +73,7 @@ std::string describe(const Spec& s) {
   return what;
 }
 
-std::string default_variant(Family f, Dtype t, std::size_t n) {
-  (void)n;
-#if TESSERA_HAVE_CUDA
-  // The best measured rung of each family (docs/compose.md, Results).
-  switch (f) {
-    case Family::map: return "vectorized";
-    case Family::adjacent_difference: return "vectorized_shuffle";
-    case Family::find_unique: return t == Dtype::u8 ? "flag_table_shared" : "sort_based";
-    // H100: compact by predicate and unique, single_pass_bulk (8 aggregator
-    // warps) 1.1-1.3x cub_select_if / cub_select_unique on float x>t and
-    // int32 runs (2^28, 5/50/95%; docs/results/compose-agg8-h100-2026-11-23.txt)
-    // and 1.07x on int64 (2^27, 50%; single_pass_early 0.93 / 0.80x there,
-    // docs/results/compose-aggregators-ab-h100-2026-11-23.txt). Flagged
-    // compaction: see default_variant_for.
-    case Family::compact:
-    case Family::unique: return "single_pass_bulk";
-    // Partition: single_pass_wide 1.03-1.04x cub_partition_if; the early
-    // look-back lost 10% there (two output streams per tile).
-    case Family::partition: return "single_pass_wide";
-    default: return "single_pass";
-  }
-#else
-  if (f == Family::find_unique && t != Dtype::u8) return "cpu_reference";
-  return "cpu_openmp";
-#endif
-}
-
-// The default for one call: single_pass_bulk takes compaction by predicate
-// only; flagged compaction goes to single_pass_early (1.07x
-// cub_select_flagged on the H100).
-std::string default_variant_for(const Spec& spec, std::size_t n) {
-  std::string v = default_variant(spec.family, spec.dtype, n);
-  if (spec.family == Family::compact && spec.flagged && v == "single_pass_bulk") v = "single_pass_early";
-  return v;
-}
-
-// Validates the call and picks the variant; throws Error naming the problem.
-const Variant& resolve(const char* fn, const Spec& spec, const Buffers& b, const std::string& name) {
+void require_supported(const char* fn, const Spec& spec) {
   require(compose_impl::family_supports(spec),
           fmt::format("{}: unsupported {} (types: {}{})", fn, describe(spec),
                       spec.family == Family::find_unique ? "uint8, int32, uint32"
@@ -104,6 +81,10 @@ const Variant& resolve(const char* fn, const Spec& spec, const Buffers& b, const
                           ? "float, double, int32, uint32, int64"
                           : "float, int32, uint32, int64",
                       spec.pred == Pred::even && !spec.flagged ? "; predicate even needs an integer type" : ""));
+}
+
+// Null pointers and overlapping buffers; throws Error naming the problem.
+void require_valid_buffers(const char* fn, const Spec& spec, const Buffers& b) {
   const std::size_t n = spec.n, es = size_of(spec.dtype), cap = compose_impl::output_capacity(spec);
   const bool counted = compose_impl::has_count(spec.family), lengths = compose_impl::has_lengths(spec.family);
   require(b.in != nullptr || n == 0, fmt::format("{}: d_in is a null pointer but n = {}", fn, n));
@@ -124,18 +105,63 @@ const Variant& resolve(const char* fn, const Spec& spec, const Buffers& b, const
                                         x.bytes, y.name, y.p, y.bytes,
                                         spec.family == Family::map ? " (only d_out == d_in is allowed)" : ""));
   }
-
-  const std::string chosen = name.empty() ? default_variant_for(spec, n) : name;
-  const Variant* v = compose_impl::find_variant(spec.family, chosen);
-  if (v == nullptr) {
-    std::string names;
-    for (const auto& var : compose_impl::variants(spec.family))
-      names += fmt::format("{}{}", names.empty() ? "" : ", ", var.info.name);
-    throw Error(fmt::format("{}: no variant named '{}' (variants: {})", fn, chosen, names));
-  }
-  require(v->supports(spec), fmt::format("{}: variant '{}' does not support {}", fn, chosen, describe(spec)));
-  return *v;
 }
+
+// The named variant, or the policy's; throws Error for an unknown name or a
+// variant that does not take the spec.
+const Variant& pick(const char* fn, const Spec& spec, const std::string& name) {
+  const std::string_view chosen =
+      name.empty() ? compose_impl::default_variant(spec, compose_impl::BUILD_HAS_GPU_RUNGS) : std::string_view(name);
+  const Variant& v = compose_impl::variants_ladder(spec.family).at(chosen, fn);
+  require(v.supports(spec), fmt::format("{}: variant '{}' does not support {}", fn, chosen, describe(spec)));
+  return v;
+}
+
+// ---- workspace ------------------------------------------------------------------
+// Layout: [ up to 255 bytes to a 256-byte boundary (a caller's workspace may
+// start anywhere; the rungs' sub-buffers assume cudaMalloc's alignment) ]
+// [ the count, 256 bytes: a GPU rung of a plain call writes it there before
+// it goes to the host ][ the variant's workspace ].
+constexpr std::size_t WORKSPACE_ALIGN = 256;
+
+std::size_t layout_bytes(std::size_t variant_bytes, bool count_slot) {
+  const std::size_t body = (count_slot ? WORKSPACE_ALIGN : 0) + variant_bytes;
+  return body == 0 ? 0 : body + WORKSPACE_ALIGN - 1;
+}
+
+unsigned char* aligned(void* p) {
+  if (p == nullptr) return nullptr;
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  return reinterpret_cast<unsigned char*>((a + WORKSPACE_ALIGN - 1) / WORKSPACE_ALIGN * WORKSPACE_ALIGN);
+}
+
+// What *_workspace_bytes answers: enough for the plain call and its *_into.
+std::size_t workspace_bytes_of(const char* fn, const Spec& spec, const std::string& name) {
+  require_supported(fn, spec);
+  const Variant& v = pick(fn, spec, name);
+  const bool count_slot = compose_impl::has_count(spec.family) && v.info.backend == Backend::cuda;
+  return layout_bytes(v.workspace_bytes(spec), count_slot);
+}
+
+// Host scratch of the CPU rungs: the caller's workspace when given, else owned.
+class HostScratch {
+ public:
+  HostScratch(std::size_t bytes, const Workspace& given, const char* who) {
+    if (given.ptr == nullptr) {
+      own_.resize(bytes);
+      ptr_ = own_.data();
+      return;
+    }
+    require(given.bytes >= bytes,
+            fmt::format("{}: the workspace holds {} bytes but this call needs {}", who, given.bytes, bytes));
+    ptr_ = given.ptr;
+  }
+  void* get() const { return ptr_; }
+
+ private:
+  std::vector<unsigned char> own_;
+  void* ptr_ = nullptr;
+};
 
 #if TESSERA_HAVE_CUDA
 void require_memory(const char* fn, const Variant& v, const char* what, const void* p, bool used) {
@@ -148,16 +174,19 @@ void require_memory(const char* fn, const Variant& v, const char* what, const vo
 
 // Runs the call; the count goes to b.count (device memory for GPU variants,
 // host memory for CPU ones), or, when `host_count` is given, to the host.
-void execute(const char* fn, const Spec& spec, Buffers b, const std::string& name, stream_t stream,
-             std::int64_t* host_count = nullptr) {
+void execute(const char* fn, const Spec& spec, Buffers b, const Common& o, std::int64_t* host_count = nullptr) {
   std::int64_t dummy = 0;
   if (host_count != nullptr) b.count = &dummy;  // validated as a distinct location; replaced below
-  const Variant& v = resolve(fn, spec, b, name);
-  const std::size_t ws_bytes = v.workspace_bytes(spec);
+  require_supported(fn, spec);
+  require_valid_buffers(fn, spec, b);
+  const Variant& v = pick(fn, spec, o.variant);
+  const bool gpu_rung = v.info.backend == Backend::cuda;
+  const bool count_slot = gpu_rung && host_count != nullptr;
+  const std::size_t bytes = layout_bytes(v.workspace_bytes(spec), count_slot);
 #if TESSERA_HAVE_CUDA
   // A CUDA build on a machine without a GPU can still run the CPU rungs.
   const bool device = detail::cuda_device_available();
-  require(device || v.info.backend == Backend::cpu,
+  require(device || !gpu_rung,
           fmt::format("{}: variant '{}' needs a CUDA device and none is available", fn, v.info.name));
   if (device) {
     const bool n_pos = spec.n > 0;
@@ -166,31 +195,25 @@ void execute(const char* fn, const Spec& spec, Buffers b, const std::string& nam
     require_memory(fn, v, "d_out", b.out, compose_impl::output_capacity(spec) > 0);
     require_memory(fn, v, "d_lengths", b.lengths, n_pos && compose_impl::has_lengths(spec.family));
     if (host_count == nullptr) require_memory(fn, v, "d_count", b.count, compose_impl::has_count(spec.family));
+    require_memory(fn, v, "options.workspace", o.workspace.ptr, bytes > 0);
   }
-  if (v.info.backend == Backend::cpu) {
-    std::vector<unsigned char> ws(ws_bytes);
-    if (device) TESSERA_CUDA(cudaStreamSynchronize(stream));  // CPU variants run in stream order
-    if (host_count != nullptr) b.count = host_count;
-    v.run({spec, b.in, b.flags, b.out, b.lengths, b.count, ws.data(), stream});
+  if (gpu_rung) {
+    api::AsyncScratch scratch(bytes, o.workspace, o.stream, fn);
+    unsigned char* base = aligned(scratch.get());
+    std::int64_t* count = count_slot ? reinterpret_cast<std::int64_t*>(base) : b.count;
+    void* ws = count_slot ? base + WORKSPACE_ALIGN : base;
+    v.run({spec, b.in, b.flags, b.out, b.lengths, count, ws, o.stream});
+    if (host_count != nullptr) {
+      TESSERA_CUDA(cudaMemcpyAsync(host_count, count, sizeof(std::int64_t), cudaMemcpyDeviceToHost, o.stream));
+      TESSERA_CUDA(cudaStreamSynchronize(o.stream));
+    }
     return;
   }
-  api::AsyncScratch ws(ws_bytes, stream, fn);
-  if (host_count == nullptr) {
-    v.run({spec, b.in, b.flags, b.out, b.lengths, b.count, ws.get(), stream});
-    return;
-  }
-  {
-    api::AsyncScratch d_count(sizeof(std::int64_t), stream, fn);
-    auto* dc = static_cast<std::int64_t*>(d_count.get());
-    v.run({spec, b.in, b.flags, b.out, b.lengths, dc, ws.get(), stream});
-    TESSERA_CUDA(cudaMemcpyAsync(host_count, dc, sizeof(std::int64_t), cudaMemcpyDeviceToHost, stream));
-  }
-  TESSERA_CUDA(cudaStreamSynchronize(stream));
-#else
-  std::vector<unsigned char> ws(ws_bytes);
-  if (host_count != nullptr) b.count = host_count;
-  v.run({spec, b.in, b.flags, b.out, b.lengths, b.count, ws.data(), stream});
+  if (device) TESSERA_CUDA(cudaStreamSynchronize(o.stream));  // CPU variants run in stream order
 #endif
+  HostScratch scratch(bytes, o.workspace, fn);
+  if (host_count != nullptr) b.count = host_count;
+  v.run({spec, b.in, b.flags, b.out, b.lengths, b.count, aligned(scratch.get()), o.stream});
 }
 
 template <class T>
@@ -210,101 +233,152 @@ Spec predicate_spec(Family f, std::size_t n, Predicate<T> pred) {
   return s;
 }
 
+template <class T>
+Spec flagged_spec(std::size_t n) {
+  Spec s = spec_of<T>(Family::compact, n);
+  s.flagged = true;
+  return s;
+}
+
+template <class T>
+Spec map_spec(std::size_t n, MapFn fn) {
+  Spec s = spec_of<T>(Family::map, n);
+  s.fn = fn;
+  return s;
+}
+
+std::string default_for(Family f, Dtype type, std::size_t n) {
+  Spec s;
+  s.family = f;
+  s.dtype = type;
+  s.n = n;
+  return std::string(compose_impl::default_variant(s, compose_impl::BUILD_HAS_GPU_RUNGS));
+}
+
 }  // namespace
 
-std::string transform_default_variant(Dtype type, std::size_t n) { return default_variant(Family::map, type, n); }
+std::string transform_default_variant(Dtype type, std::size_t n) { return default_for(Family::map, type, n); }
 std::string adjacent_difference_default_variant(Dtype type, std::size_t n) {
-  return default_variant(Family::adjacent_difference, type, n);
+  return default_for(Family::adjacent_difference, type, n);
 }
 std::string compose_default_variant(std::string_view pattern, Dtype type, std::size_t n) {
   Family f;
   require(compose_impl::parse_family(pattern, f),
           fmt::format("tessera::compose_default_variant: unknown pattern '{}'", pattern));
-  return default_variant(f, type, n);
+  return default_for(f, type, n);
+}
+
+// ---- map, adjacent_difference ---------------------------------------------------
+
+template <class T>
+void transform(const T* d_in, std::size_t n, T* d_out, const MapOptions& o) {
+  execute("tessera::transform", map_spec<T>(n, o.fn), {.in = d_in, .out = d_out}, common_of(o));
+}
+template <class T>
+std::size_t transform_workspace_bytes(std::size_t n, const MapOptions& o) {
+  return workspace_bytes_of("tessera::transform_workspace_bytes", map_spec<T>(n, o.fn), o.variant);
 }
 
 template <class T>
-void transform(const T* d_in, std::size_t n, T* d_out, MapFn fn, const MapOptions& o) {
-  Spec s = spec_of<T>(Family::map, n);
-  s.fn = fn;
-  execute("tessera::transform", s, {.in = d_in, .out = d_out}, o.variant, o.stream);
-}
-
-template <class T>
-void adjacent_difference(const T* d_in, std::size_t n, absdiff_t<T>* d_out, const MapOptions& o) {
+void adjacent_difference(const T* d_in, std::size_t n, absdiff_t<T>* d_out, const AdjacentDifferenceOptions& o) {
   execute("tessera::adjacent_difference", spec_of<T>(Family::adjacent_difference, n), {.in = d_in, .out = d_out},
-          o.variant, o.stream);
+          common_of(o));
+}
+template <class T>
+std::size_t adjacent_difference_workspace_bytes(std::size_t n, const AdjacentDifferenceOptions& o) {
+  return workspace_bytes_of("tessera::adjacent_difference_workspace_bytes", spec_of<T>(Family::adjacent_difference, n),
+                            o.variant);
 }
 
+// ---- compact, partition ----------------------------------------------------------
+
 template <class T>
-std::int64_t compact_if(const T* d_in, std::size_t n, T* d_out, Predicate<T> pred, const CompactOptions& o) {
+std::int64_t compact_if(const T* d_in, std::size_t n, T* d_out, const PredicateOptions<T>& o) {
   std::int64_t k = 0;
-  execute("tessera::compact_if", predicate_spec(Family::compact, n, pred), {.in = d_in, .out = d_out}, o.variant,
-          o.stream, &k);
+  execute("tessera::compact_if", predicate_spec(Family::compact, n, o.pred), {.in = d_in, .out = d_out},
+          common_of(o), &k);
   return k;
 }
 template <class T>
-void compact_if_into(const T* d_in, std::size_t n, T* d_out, std::int64_t* d_count, Predicate<T> pred,
-                     const CompactOptions& o) {
-  execute("tessera::compact_if_into", predicate_spec(Family::compact, n, pred),
-          {.in = d_in, .out = d_out, .count = d_count}, o.variant, o.stream);
+void compact_if_into(const T* d_in, std::size_t n, T* d_out, std::int64_t* d_count, const PredicateOptions<T>& o) {
+  execute("tessera::compact_if_into", predicate_spec(Family::compact, n, o.pred),
+          {.in = d_in, .out = d_out, .count = d_count}, common_of(o));
+}
+template <class T>
+std::size_t compact_if_workspace_bytes(std::size_t n, const PredicateOptions<T>& o) {
+  return workspace_bytes_of("tessera::compact_if_workspace_bytes", predicate_spec(Family::compact, n, o.pred),
+                            o.variant);
 }
 
 template <class T>
 std::int64_t compact_flagged(const T* d_in, const std::uint8_t* d_flags, std::size_t n, T* d_out,
                              const CompactOptions& o) {
-  Spec s = spec_of<T>(Family::compact, n);
-  s.flagged = true;
   std::int64_t k = 0;
-  execute("tessera::compact_flagged", s, {.in = d_in, .flags = d_flags, .out = d_out}, o.variant, o.stream, &k);
+  execute("tessera::compact_flagged", flagged_spec<T>(n), {.in = d_in, .flags = d_flags, .out = d_out}, common_of(o),
+          &k);
   return k;
 }
 template <class T>
 void compact_flagged_into(const T* d_in, const std::uint8_t* d_flags, std::size_t n, T* d_out, std::int64_t* d_count,
                           const CompactOptions& o) {
-  Spec s = spec_of<T>(Family::compact, n);
-  s.flagged = true;
-  execute("tessera::compact_flagged_into", s, {.in = d_in, .flags = d_flags, .out = d_out, .count = d_count},
-          o.variant, o.stream);
+  execute("tessera::compact_flagged_into", flagged_spec<T>(n),
+          {.in = d_in, .flags = d_flags, .out = d_out, .count = d_count}, common_of(o));
+}
+template <class T>
+std::size_t compact_flagged_workspace_bytes(std::size_t n, const CompactOptions& o) {
+  return workspace_bytes_of("tessera::compact_flagged_workspace_bytes", flagged_spec<T>(n), o.variant);
 }
 
 template <class T>
-std::int64_t partition_if(const T* d_in, std::size_t n, T* d_out, Predicate<T> pred, const CompactOptions& o) {
+std::int64_t partition_if(const T* d_in, std::size_t n, T* d_out, const PredicateOptions<T>& o) {
   std::int64_t k = 0;
-  execute("tessera::partition_if", predicate_spec(Family::partition, n, pred), {.in = d_in, .out = d_out},
-          o.variant, o.stream, &k);
+  execute("tessera::partition_if", predicate_spec(Family::partition, n, o.pred), {.in = d_in, .out = d_out},
+          common_of(o), &k);
   return k;
 }
 template <class T>
-void partition_if_into(const T* d_in, std::size_t n, T* d_out, std::int64_t* d_count, Predicate<T> pred,
-                       const CompactOptions& o) {
-  execute("tessera::partition_if_into", predicate_spec(Family::partition, n, pred),
-          {.in = d_in, .out = d_out, .count = d_count}, o.variant, o.stream);
+void partition_if_into(const T* d_in, std::size_t n, T* d_out, std::int64_t* d_count, const PredicateOptions<T>& o) {
+  execute("tessera::partition_if_into", predicate_spec(Family::partition, n, o.pred),
+          {.in = d_in, .out = d_out, .count = d_count}, common_of(o));
 }
+template <class T>
+std::size_t partition_if_workspace_bytes(std::size_t n, const PredicateOptions<T>& o) {
+  return workspace_bytes_of("tessera::partition_if_workspace_bytes", predicate_spec(Family::partition, n, o.pred),
+                            o.variant);
+}
+
+// ---- unique, find_unique, run-length encoding ---------------------------------------
 
 template <class T>
 std::int64_t unique(const T* d_in, std::size_t n, T* d_out, const CompactOptions& o) {
   std::int64_t k = 0;
-  execute("tessera::unique", spec_of<T>(Family::unique, n), {.in = d_in, .out = d_out}, o.variant, o.stream, &k);
+  execute("tessera::unique", spec_of<T>(Family::unique, n), {.in = d_in, .out = d_out}, common_of(o), &k);
   return k;
 }
 template <class T>
 void unique_into(const T* d_in, std::size_t n, T* d_out, std::int64_t* d_count, const CompactOptions& o) {
   execute("tessera::unique_into", spec_of<T>(Family::unique, n), {.in = d_in, .out = d_out, .count = d_count},
-          o.variant, o.stream);
+          common_of(o));
+}
+template <class T>
+std::size_t unique_workspace_bytes(std::size_t n, const CompactOptions& o) {
+  return workspace_bytes_of("tessera::unique_workspace_bytes", spec_of<T>(Family::unique, n), o.variant);
 }
 
 template <class T>
 std::int64_t find_unique(const T* d_in, std::size_t n, T* d_out, const CompactOptions& o) {
   std::int64_t k = 0;
-  execute("tessera::find_unique", spec_of<T>(Family::find_unique, n), {.in = d_in, .out = d_out}, o.variant,
-          o.stream, &k);
+  execute("tessera::find_unique", spec_of<T>(Family::find_unique, n), {.in = d_in, .out = d_out}, common_of(o), &k);
   return k;
 }
 template <class T>
 void find_unique_into(const T* d_in, std::size_t n, T* d_out, std::int64_t* d_count, const CompactOptions& o) {
   execute("tessera::find_unique_into", spec_of<T>(Family::find_unique, n),
-          {.in = d_in, .out = d_out, .count = d_count}, o.variant, o.stream);
+          {.in = d_in, .out = d_out, .count = d_count}, common_of(o));
+}
+template <class T>
+std::size_t find_unique_workspace_bytes(std::size_t n, const CompactOptions& o) {
+  return workspace_bytes_of("tessera::find_unique_workspace_bytes", spec_of<T>(Family::find_unique, n), o.variant);
 }
 
 template <class T>
@@ -312,21 +386,27 @@ std::int64_t run_length_encode(const T* d_in, std::size_t n, T* d_keys, std::int
                                const CompactOptions& o) {
   std::int64_t k = 0;
   execute("tessera::run_length_encode", spec_of<T>(Family::rle, n), {.in = d_in, .out = d_keys, .lengths = d_lengths},
-          o.variant, o.stream, &k);
+          common_of(o), &k);
   return k;
 }
 template <class T>
 void run_length_encode_into(const T* d_in, std::size_t n, T* d_keys, std::int64_t* d_lengths, std::int64_t* d_num_runs,
                             const CompactOptions& o) {
   execute("tessera::run_length_encode_into", spec_of<T>(Family::rle, n),
-          {.in = d_in, .out = d_keys, .lengths = d_lengths, .count = d_num_runs}, o.variant, o.stream);
+          {.in = d_in, .out = d_keys, .lengths = d_lengths, .count = d_num_runs}, common_of(o));
+}
+template <class T>
+std::size_t run_length_encode_workspace_bytes(std::size_t n, const CompactOptions& o) {
+  return workspace_bytes_of("tessera::run_length_encode_workspace_bytes", spec_of<T>(Family::rle, n), o.variant);
 }
 
 // ---- instantiations ----------------------------------------------------------
 
-#define TESSERA_MAP_TYPES(T)                                                                   \
-  template void transform<T>(const T*, std::size_t, T*, MapFn, const MapOptions&);            \
-  template void adjacent_difference<T>(const T*, std::size_t, absdiff_t<T>*, const MapOptions&);
+#define TESSERA_MAP_TYPES(T)                                                                                      \
+  template void transform<T>(const T*, std::size_t, T*, const MapOptions&);                                      \
+  template std::size_t transform_workspace_bytes<T>(std::size_t, const MapOptions&);                             \
+  template void adjacent_difference<T>(const T*, std::size_t, absdiff_t<T>*, const AdjacentDifferenceOptions&);  \
+  template std::size_t adjacent_difference_workspace_bytes<T>(std::size_t, const AdjacentDifferenceOptions&);
 TESSERA_MAP_TYPES(float)
 TESSERA_MAP_TYPES(double)
 TESSERA_MAP_TYPES(std::int32_t)
@@ -334,28 +414,34 @@ TESSERA_MAP_TYPES(std::uint32_t)
 TESSERA_MAP_TYPES(std::int64_t)
 #undef TESSERA_MAP_TYPES
 
-#define TESSERA_KEY_TYPES(T)                                                                                         \
-  template std::int64_t compact_if<T>(const T*, std::size_t, T*, Predicate<T>, const CompactOptions&);              \
-  template void compact_if_into<T>(const T*, std::size_t, T*, std::int64_t*, Predicate<T>, const CompactOptions&);  \
-  template std::int64_t compact_flagged<T>(const T*, const std::uint8_t*, std::size_t, T*, const CompactOptions&);  \
-  template void compact_flagged_into<T>(const T*, const std::uint8_t*, std::size_t, T*, std::int64_t*,              \
-                                        const CompactOptions&);                                                     \
-  template std::int64_t partition_if<T>(const T*, std::size_t, T*, Predicate<T>, const CompactOptions&);            \
-  template void partition_if_into<T>(const T*, std::size_t, T*, std::int64_t*, Predicate<T>, const CompactOptions&); \
-  template std::int64_t unique<T>(const T*, std::size_t, T*, const CompactOptions&);                                \
-  template void unique_into<T>(const T*, std::size_t, T*, std::int64_t*, const CompactOptions&);                    \
-  template std::int64_t run_length_encode<T>(const T*, std::size_t, T*, std::int64_t*, const CompactOptions&);      \
-  template void run_length_encode_into<T>(const T*, std::size_t, T*, std::int64_t*, std::int64_t*,                  \
-                                          const CompactOptions&);
+#define TESSERA_KEY_TYPES(T)                                                                                       \
+  template std::int64_t compact_if<T>(const T*, std::size_t, T*, const PredicateOptions<T>&);                     \
+  template void compact_if_into<T>(const T*, std::size_t, T*, std::int64_t*, const PredicateOptions<T>&);         \
+  template std::size_t compact_if_workspace_bytes<T>(std::size_t, const PredicateOptions<T>&);                    \
+  template std::int64_t compact_flagged<T>(const T*, const std::uint8_t*, std::size_t, T*, const CompactOptions&); \
+  template void compact_flagged_into<T>(const T*, const std::uint8_t*, std::size_t, T*, std::int64_t*,            \
+                                        const CompactOptions&);                                                   \
+  template std::size_t compact_flagged_workspace_bytes<T>(std::size_t, const CompactOptions&);                    \
+  template std::int64_t partition_if<T>(const T*, std::size_t, T*, const PredicateOptions<T>&);                   \
+  template void partition_if_into<T>(const T*, std::size_t, T*, std::int64_t*, const PredicateOptions<T>&);       \
+  template std::size_t partition_if_workspace_bytes<T>(std::size_t, const PredicateOptions<T>&);                  \
+  template std::int64_t unique<T>(const T*, std::size_t, T*, const CompactOptions&);                              \
+  template void unique_into<T>(const T*, std::size_t, T*, std::int64_t*, const CompactOptions&);                  \
+  template std::size_t unique_workspace_bytes<T>(std::size_t, const CompactOptions&);                             \
+  template std::int64_t run_length_encode<T>(const T*, std::size_t, T*, std::int64_t*, const CompactOptions&);    \
+  template void run_length_encode_into<T>(const T*, std::size_t, T*, std::int64_t*, std::int64_t*,                \
+                                          const CompactOptions&);                                                 \
+  template std::size_t run_length_encode_workspace_bytes<T>(std::size_t, const CompactOptions&);
 TESSERA_KEY_TYPES(float)
 TESSERA_KEY_TYPES(std::int32_t)
 TESSERA_KEY_TYPES(std::uint32_t)
 TESSERA_KEY_TYPES(std::int64_t)
 #undef TESSERA_KEY_TYPES
 
-#define TESSERA_DISTINCT_TYPES(T)                                                                  \
-  template std::int64_t find_unique<T>(const T*, std::size_t, T*, const CompactOptions&);          \
-  template void find_unique_into<T>(const T*, std::size_t, T*, std::int64_t*, const CompactOptions&);
+#define TESSERA_DISTINCT_TYPES(T)                                                                   \
+  template std::int64_t find_unique<T>(const T*, std::size_t, T*, const CompactOptions&);           \
+  template void find_unique_into<T>(const T*, std::size_t, T*, std::int64_t*, const CompactOptions&); \
+  template std::size_t find_unique_workspace_bytes<T>(std::size_t, const CompactOptions&);
 TESSERA_DISTINCT_TYPES(std::uint8_t)
 TESSERA_DISTINCT_TYPES(std::int32_t)
 TESSERA_DISTINCT_TYPES(std::uint32_t)

@@ -12,8 +12,9 @@
 //   rle                  unique keys + run lengths
 //
 // Every rung (CPU, CUDA, vendor) fills a Variant; each pattern has one table
-// (patterns/compose_tables.cpp), the only place a variant's name, step and
-// `adds` are written.
+// (ladder.cpp; the lab's tuning rows: lab/compose/register.cpp), the only
+// place a variant's name, step and `adds` are written. Which variant the API
+// picks: policy.hpp.
 #pragma once
 
 #include <cstddef>

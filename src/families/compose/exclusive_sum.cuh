@@ -1,7 +1,7 @@
 // The device-wide exclusive sum the compositions are built on (seed 003:
 // "Scan – compute index"): flags -> indices, tile counts -> tile offsets.
 // It is tessera's own single-pass look-back scan (scan_impl::exclusive_sum,
-// src/patterns/scan.hpp), typed here so that call sites stay generic in the
+// families/scan/contract.hpp), typed here so that call sites stay generic in the
 // index type: uint32 while n < 2^32, int64 beyond.
 //
 // Contract: out[i] = in[0] + ... + in[i-1] (out[0] = 0) for i < n; `workspace`

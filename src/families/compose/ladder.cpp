@@ -1,15 +1,17 @@
 // The composition ladders: one table per pattern, one line per variant (name,
-// step, kind, what the step adds and the seed section it comes from,
+// step, role, what the step adds and the seed section it comes from,
 // determinism, and the supports / workspace / run functions of its rung).
+// PRODUCT rows are exactly the variants policy.hpp may pick; the tuning rows
+// are the lab's (lab/compose/register.cpp), added to these ladders there.
+// Steps follow the rung files (compact/05_single_pass_early.cu: step 5), so
+// a pattern's ladder may skip the steps of rungs it does not use.
 // Every variant here is deterministic: outputs are placed by scans, never by
 // the order in which atomics happen to run.
-#include <algorithm>
-#include <array>
 #include <vector>
 
 #include "families/compose/contract.hpp"
-#include "ladder/ladder.hpp"
 #include "families/compose/cuda_rungs.hpp"
+#include "ladder/ladder.hpp"
 
 namespace tessera::compose_impl {
 
@@ -18,9 +20,6 @@ using namespace ladder::roles;
 namespace {
 
 #define TESSERA_RUNG(name) supports_##name, ws_##name, run_##name
-
-constexpr Backend CPU = Backend::cpu;
-constexpr Backend CUDA = Backend::cuda;
 
 const Variant map_table[] = {
     {{"map", "cpu_reference", 0, CPU, REFERENCE, "serial loop y[i] = f(x[i]); integers wrap in the unsigned type (seed 003 Map)", true}, TESSERA_RUNG(cpu_reference)},
@@ -49,13 +48,10 @@ const Variant compact_table[] = {
 #if TESSERA_HAVE_CUDA
     {{"compact", "flags_scan_scatter", 2, CUDA, TAUGHT, "map to a flag array, tessera's exclusive scan of the flags, scatter: three kernels, flags and indices through memory (seed 003 Compact)", true}, TESSERA_RUNG(select_flags_scan_scatter)},
     {{"compact", "two_pass", 3, CUDA, TAUGHT, "no flag array: count per tile, scan the tile counts, re-read each tile and scatter it by a block scan (seed 000 hierarchical scan applied to Compact)", true}, TESSERA_RUNG(select_two_pass)},
-    {{"compact", "single_pass", 4, CUDA, PRODUCT, "one pass: decoupled look-back over tile counts, 16-byte loads, one block scan per tile, staged in shared memory for coalesced writes; count on device", true}, TESSERA_RUNG(select_single_pass)},
-    {{"compact", "single_pass_lean", 4, CUDA, TUNING, "single_pass with 8-byte look-back status words (count << 2 | flag) polled 64 per round instead of 128 16-byte slots, 32-register cap for 8 blocks per SM", true}, TESSERA_RUNG(select_single_pass_lean)},
-    {{"compact", "single_pass_wide", 4, CUDA, PRODUCT, "single_pass_lean on 512-thread tiles (32 KiB of input): half the tiles, so half the look-backs, tile-counter atomics and status polls per byte", true}, TESSERA_RUNG(select_single_pass_wide)},
-    {{"compact", "single_pass_early", 4, CUDA, PRODUCT, "single_pass_wide with the early look-back: warp 0 looks back before staging while the other warps stage, sparse 32-slot re-poll of only the missing status words, L2 prefetch of the tile over the tile-index atomic, st.global.cs output", true}, TESSERA_RUNG(select_single_pass_early)},
-    {{"compact", "single_pass_bulk", 4, CUDA, PRODUCT, "single_pass_early's tile in the scan's warp-specialised persistent look-back (lookback_bulk): per SM a producer warp bulk-copies (TMA) tiles into 4 shared buffers, an aggregator warp publishes each tile's count as it lands, a look-back warp resolves prefixes ahead of 16 consumer warps that select, rank, stage and store (st.global.cs)", true}, TESSERA_RUNG(select_single_pass_bulk)},
-    {{"compact", "cub_select_flagged", 5, CUDA, VENDOR, "cub::DeviceSelect::Flagged: the vendor baseline for flag-driven selection", true}, TESSERA_RUNG(cub_select_flagged)},
-    {{"compact", "cub_select_if", 5, CUDA, VENDOR, "cub::DeviceSelect::If: the vendor baseline for predicates", true}, TESSERA_RUNG(cub_select_if)},
+    {{"compact", "single_pass_early", 5, CUDA, PRODUCT, "one pass: decoupled look-back over 8-byte tile-count words on 512-thread tiles (32 KiB), warp 0 looking back before staging while the other warps stage, sparse 32-slot re-poll, L2 prefetch of the tile over the tile-index atomic, st.global.cs output", true}, TESSERA_RUNG(select_single_pass_early)},
+    {{"compact", "single_pass_bulk", 6, CUDA, PRODUCT, "single_pass_early's tile in the scan's warp-specialised persistent look-back (lookback_bulk): per SM a producer warp bulk-copies (TMA) tiles into 4 shared buffers, 8 aggregator warps publish each tile's count as it lands, a look-back warp resolves prefixes ahead of 16 consumer warps that select, rank, stage and store (st.global.cs); predicates only", true}, TESSERA_RUNG(select_single_pass_bulk)},
+    {{"compact", "cub_select_flagged", 7, CUDA, VENDOR, "cub::DeviceSelect::Flagged: the vendor baseline for flag-driven selection", true}, TESSERA_RUNG(cub_select_flagged)},
+    {{"compact", "cub_select_if", 7, CUDA, VENDOR, "cub::DeviceSelect::If: the vendor baseline for predicates", true}, TESSERA_RUNG(cub_select_if)},
 #endif
 };
 
@@ -65,11 +61,8 @@ const Variant partition_table[] = {
 #if TESSERA_HAVE_CUDA
     {{"partition", "flags_scan_scatter", 2, CUDA, TAUGHT, "flags, exclusive scan, scatter: rejected element i goes to n-1-(i-scan[i]) (seed 003 Compact, both sides)", true}, TESSERA_RUNG(select_flags_scan_scatter)},
     {{"partition", "two_pass", 3, CUDA, TAUGHT, "tile counts, scan, re-read and scatter both sides by a block scan: no flag array (seed 000 hierarchical scan)", true}, TESSERA_RUNG(select_two_pass)},
-    {{"partition", "single_pass", 4, CUDA, PRODUCT, "decoupled look-back over tile counts; each tile's selected and reversed rejected elements staged in shared memory, two coalesced runs of writes", true}, TESSERA_RUNG(select_single_pass)},
-    {{"partition", "single_pass_lean", 4, CUDA, TUNING, "single_pass with 8-byte look-back status words (count << 2 | flag) polled 64 per round instead of 128 16-byte slots, 32-register cap for 8 blocks per SM", true}, TESSERA_RUNG(select_single_pass_lean)},
-    {{"partition", "single_pass_wide", 4, CUDA, PRODUCT, "single_pass_lean on 512-thread tiles (32 KiB of input): half the tiles, so half the look-backs, tile-counter atomics and status polls per byte", true}, TESSERA_RUNG(select_single_pass_wide)},
-    {{"partition", "single_pass_early", 4, CUDA, PRODUCT, "single_pass_wide with the early look-back: warp 0 looks back before staging while the other warps stage, sparse 32-slot re-poll of only the missing status words, L2 prefetch of the tile over the tile-index atomic", true}, TESSERA_RUNG(select_single_pass_early)},
-    {{"partition", "cub_partition_if", 5, CUDA, VENDOR, "cub::DevicePartition::If: the vendor baseline", true}, TESSERA_RUNG(cub_partition_if)},
+    {{"partition", "single_pass_wide", 4, CUDA, PRODUCT, "one pass: decoupled look-back over 8-byte tile-count words (count << 2 | flag), 64 polled per round, on 512-thread tiles (32 KiB of input); each tile's selected and reversed rejected elements staged in shared memory, two coalesced runs of writes", true}, TESSERA_RUNG(select_single_pass_wide)},
+    {{"partition", "cub_partition_if", 7, CUDA, VENDOR, "cub::DevicePartition::If: the vendor baseline", true}, TESSERA_RUNG(cub_partition_if)},
 #endif
 };
 
@@ -79,13 +72,9 @@ const Variant unique_table[] = {
 #if TESSERA_HAVE_CUDA
     {{"unique", "flags_scan_scatter", 2, CUDA, TAUGHT, "map to boundary flags x[i] != x[i-1], exclusive scan, scatter: three kernels (seed 003 FindUniq after the sort)", true}, TESSERA_RUNG(select_flags_scan_scatter)},
     {{"unique", "two_pass", 3, CUDA, TAUGHT, "boundary flags counted per tile, tile counts scanned, tiles re-read and scattered: no flag array (seed 000 hierarchical scan)", true}, TESSERA_RUNG(select_two_pass)},
-    {{"unique", "single_pass", 4, CUDA, PRODUCT, "one pass with decoupled look-back; the left neighbour by warp shuffle; 16-byte loads; count on device", true}, TESSERA_RUNG(select_single_pass)},
-    {{"unique", "single_pass_lean", 4, CUDA, TUNING, "single_pass with 8-byte look-back status words (count << 2 | flag) polled 64 per round instead of 128 16-byte slots, 32-register cap for 8 blocks per SM", true}, TESSERA_RUNG(select_single_pass_lean)},
-    {{"unique", "single_pass_wide", 4, CUDA, PRODUCT, "single_pass_lean on 512-thread tiles (32 KiB of input): half the tiles, so half the look-backs, tile-counter atomics and status polls per byte", true}, TESSERA_RUNG(select_single_pass_wide)},
-    {{"unique", "single_pass_early", 4, CUDA, PRODUCT, "single_pass_wide with the early look-back: warp 0 looks back before staging while the other warps stage, sparse 32-slot re-poll of only the missing status words, L2 prefetch of the tile over the tile-index atomic, st.global.cs output", true}, TESSERA_RUNG(select_single_pass_early)},
-    {{"unique", "single_pass_bulk", 4, CUDA, PRODUCT, "single_pass_early's tile in the scan's warp-specialised persistent look-back (lookback_bulk): per SM a producer warp bulk-copies (TMA) tiles into 4 shared buffers, an aggregator warp publishes each tile's count as it lands, a look-back warp resolves prefixes ahead of 16 consumer warps that select, rank, stage and store (st.global.cs)", true}, TESSERA_RUNG(select_single_pass_bulk)},
-    {{"unique", "thrust_unique", 5, CUDA, VENDOR, "thrust::unique_copy (CUDA backend, workspace allocator, caller's stream; returns the count to the host: one sync in the timing)", true}, TESSERA_RUNG(thrust_unique)},
-    {{"unique", "cub_select_unique", 5, CUDA, VENDOR, "cub::DeviceSelect::Unique: the vendor baseline", true}, TESSERA_RUNG(cub_select_unique)},
+    {{"unique", "single_pass_bulk", 6, CUDA, PRODUCT, "one pass in the scan's warp-specialised persistent look-back (lookback_bulk) on 512-thread tiles: per SM a producer warp bulk-copies (TMA) each tile with its left neighbour into 4 shared buffers, 8 aggregator warps publish each tile's count as it lands, a look-back warp resolves prefixes ahead of 16 consumer warps that select, rank, stage and store (st.global.cs)", true}, TESSERA_RUNG(select_single_pass_bulk)},
+    {{"unique", "thrust_unique", 7, CUDA, VENDOR, "thrust::unique_copy (CUDA backend, workspace allocator, caller's stream; returns the count to the host: one sync in the timing)", true}, TESSERA_RUNG(thrust_unique)},
+    {{"unique", "cub_select_unique", 7, CUDA, VENDOR, "cub::DeviceSelect::Unique: the vendor baseline", true}, TESSERA_RUNG(cub_select_unique)},
 #endif
 };
 
@@ -106,7 +95,6 @@ const Variant rle_table[] = {
 #if TESSERA_HAVE_CUDA
     {{"rle", "flags_scan_scatter", 2, CUDA, TAUGHT, "head flags, exclusive scan, scatter keys and run starts, lengths from consecutive starts: four kernels (seed 003 unique + scan)", true}, TESSERA_RUNG(rle_flags_scan_scatter)},
     {{"rle", "single_pass", 3, CUDA, PRODUCT, "one pass: look-back carries (runs so far, last run start); lengths of runs crossing tiles completed from it", true}, TESSERA_RUNG(rle_single_pass)},
-    {{"rle", "single_pass_lean", 3, CUDA, PRODUCT, "single_pass with each tile's (runs, last start) and flag packed in one 16-byte slot read by one relaxed 128-bit load: one L2 round trip per look-back poll instead of an acquire then the values, slot after slot", true}, TESSERA_RUNG(rle_single_pass_lean)},
     {{"rle", "cub_run_length_encode", 4, CUDA, VENDOR, "cub::DeviceRunLengthEncode::Encode: the vendor baseline (n < 2^31: CUB's int offsets)", true}, TESSERA_RUNG(cub_run_length_encode)},
 #endif
 };

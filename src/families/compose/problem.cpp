@@ -5,7 +5,7 @@
 // seven; they differ only in their inputs and in which outputs they write.
 //
 // Checks are exact (bitwise; floats also accept NaN for NaN): every rung
-// moves or computes elements with the same operations (common/compose_ops.hpp).
+// moves or computes elements with the same operations (ops.hpp).
 // Outputs are poisoned with a byte pattern that no expected element has, so
 // an element the variant failed to write is caught; everything past the
 // written extent (the count, or n) must still hold the poison: nothing may be
@@ -26,6 +26,7 @@
 #include "families/compose/contract.hpp"
 #include "tessera/compact.hpp"
 #include "families/compose/dispatch.hpp"
+#include "families/compose/policy.hpp"
 #include "tessera/core/error.hpp"
 
 #if TESSERA_HAVE_CUDA
@@ -243,7 +244,8 @@ class ComposeProblem final : public Problem {
     return cv != nullptr && (v.backend == Backend::cpu || case_.gpu) && cv->supports(spec_);
   }
 
-  std::string api_pick(bool gpu) const override { return gpu ? compose_default_variant(to_string(spec_.family), spec_.dtype, spec_.n) : "cpu_openmp"; }
+  // The policy's pick for this very call (flagged compaction has its own).
+  std::string api_pick(bool gpu) const override { return std::string(compose_impl::default_variant(spec_, gpu)); }
   std::unique_ptr<Instance> bind(const VariantInfo& v) override {
     return std::make_unique<ComposeInstance>(*this, *compose_impl::find_variant(spec_.family, v.name));
   }

@@ -1,7 +1,7 @@
 // Compact / partition / unique step 2 — the seed's composition (seed 003
 // "Data Parallel Algorithms – Compact" and "FindUniq"): flags, tessera's
 // exclusive scan, scatter; three kernels, one element per thread, the flags
-// and indices through device memory (cuda/compose/flags_scan_scatter.cuh).
+// and indices through device memory (flags_scan_scatter.cuh).
 //
 // Bytes (4-byte keys, uint32 flags): read x, write flags; the scan reads the
 // flags and writes the indices (about twice); the scatter reads x, flags and

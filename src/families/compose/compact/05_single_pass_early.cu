@@ -1,5 +1,6 @@
-// Compact / partition / unique step 4 refinement (variant single_pass_early):
-// single_pass_wide (04_single_pass.cu) with the four changes that moved the
+// Compact / partition / unique step 5 (variant single_pass_early; the API's
+// pick for flagged compaction, and single_pass_bulk's fallback below sm_90):
+// step 4's single_pass_wide (04_single_pass.cu) with the four changes that moved the
 // scan's look-back from 78% to 84.5% of copy on the H100 (scan
 // lookback_early.cuh, docs/scan.md):
 //   1. the look-back warp starts at once: warp 0 publishes the tile's count

@@ -1,6 +1,7 @@
-// Compact / unique step 4 refinement (variant single_pass_bulk): the select
-// tile of single_pass_early (512 x 4 16-byte vectors: 32 KiB of keys) run by
-// the scan's warp-specialised persistent look-back (src/cuda/scan/
+// Compact / unique step 6 (variant single_pass_bulk; the API's pick for
+// compaction by predicate and for unique): the select tile of step 5's
+// single_pass_early (512 x 4 16-byte vectors: 32 KiB of keys) run by
+// the scan's warp-specialised persistent look-back (src/families/scan/
 // lookback_bulk.cuh explains the roles and why: 92% of copy there against
 // 84% for the early look-back). One block per SM:
 //   - producer warp: claims the next tile when a buffer is free and bulk-

@@ -5,7 +5,7 @@
 //
 // The sort is CUB's: cub::DeviceRadixSort::SortKeys over the key's bits (8
 // for bytes: a single digit pass), into the workspace; the rest is the
-// seed's three kernels (cuda/compose/flags_scan_scatter.cuh) with tessera's
+// seed's three kernels (flags_scan_scatter.cuh) with tessera's
 // exclusive scan, on the sorted copy. The output is the distinct values in
 // ascending order.
 //

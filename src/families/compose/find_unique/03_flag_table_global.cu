@@ -4,7 +4,7 @@
 // table[x[i]] = 1 into a table in global memory — conflicting plain stores,
 // benign because they all store the same value and one of them is
 // guaranteed to land — then one block scans the 256 flags and gathers the
-// values present (cuda/compose/flag_table.cuh). Two kernels and a memset.
+// values present (flag_table.cuh). Two kernels and a memset.
 //
 // What it changes over step 2: no sort (the seed's 0.349 s -> 0.055 s). What
 // it runs into: 2^30 one-byte loads, one per thread, and 2^30 stores that all

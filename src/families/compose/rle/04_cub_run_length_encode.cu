@@ -1,4 +1,4 @@
-// The vendor baseline of rle: cub::DeviceRunLengthEncode::Encode, keys and
+// rle step 4 — the vendor baseline: cub::DeviceRunLengthEncode::Encode, keys and
 // int64 run lengths out, the number of runs to the device, temporary storage
 // in the workspace. CCCL 3.0's Encode counts in int: n < 2^31 only.
 #include <cuda_runtime.h>

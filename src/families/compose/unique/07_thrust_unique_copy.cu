@@ -1,4 +1,6 @@
-// thrust::unique_copy (CUDA backend) as a second vendor baseline of unique.
+// unique step 7 — thrust::unique_copy (CUDA backend), a second vendor
+// baseline of unique beside cub_select_unique
+// (compact/07_cub_compact_partition_unique.cu).
 //
 // Thrust allocates its temporary storage through the execution policy's
 // allocator: here a bump allocator over the variant's workspace, so no

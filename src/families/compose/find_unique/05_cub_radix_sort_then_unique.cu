@@ -1,7 +1,7 @@
-// The vendor baseline of find_unique: cub::DeviceRadixSort::SortKeys into the
-// workspace, then cub::DeviceSelect::Unique of the sorted keys (the count to
-// the device). Both temporaries share one region of the workspace (the
-// calls run one after the other on the stream).
+// find_unique step 5 — the vendor baseline: cub::DeviceRadixSort::SortKeys
+// into the workspace, then cub::DeviceSelect::Unique of the sorted keys (the
+// count to the device). Both temporaries share one region of the workspace
+// (the calls run one after the other on the stream).
 #include <cuda_runtime.h>
 
 #include <algorithm>

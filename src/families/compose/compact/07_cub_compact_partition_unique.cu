@@ -1,4 +1,5 @@
-// The vendor baselines of compact, partition and unique (CCCL's CUB), each
+// Compact / partition / unique step 7 — the vendor baselines (CCCL's CUB:
+// DeviceSelect and DevicePartition), one file for the three patterns, each
 // with its temporary storage in the workspace (sized by CUB's null-pointer
 // query) and the count written to the device, so a run allocates nothing and
 // is graph-capturable:
