@@ -33,7 +33,7 @@ using gemm_test::Shape;
 // ---- registry ----------------------------------------------------------------
 
 TEST(GemmRegistry, EveryVariantIsWellFormed) {
-  const auto all = gemm_impl::all_variants();
+  const auto all = gemm_impl::variants_ladder().all();
   ASSERT_GE(all.size(), 2u);
   std::set<std::string_view> names;
   for (const auto& v : all) {
@@ -48,12 +48,15 @@ TEST(GemmRegistry, EveryVariantIsWellFormed) {
     // Every variant computes at least one of the two products.
     const GemmSpec ab{GemmOp::ab, 4, 4, 4, 4, 4, 4}, aat{GemmOp::aat, 4, 4, 4, 4, 0, 4};
     EXPECT_TRUE(v.supports(ab) || v.supports(aat));
-    EXPECT_EQ(gemm_impl::find_variant(v.info.name), &v);
+    EXPECT_EQ(gemm_impl::variants_ladder().find(v.info.name), &v);
   }
   for (std::size_t i = 1; i < all.size(); ++i) EXPECT_LE(all[i - 1].info.step, all[i].info.step);
-  EXPECT_EQ(gemm_impl::find_variant("no_such_variant"), nullptr);
-  EXPECT_EQ(all.size(),
-            gemm_impl::cpu_variants().size() + gemm_impl::cuda_variants().size() + gemm_impl::vendor_variants().size());
+  EXPECT_EQ(gemm_impl::variants_ladder().find("no_such_variant"), nullptr);
+  // The API's picks are the PRODUCT rows.
+#if TESSERA_HAVE_CUDA
+  EXPECT_EQ(gemm_impl::variants_ladder().find("warp_tiled")->info.role, Role::product);
+  EXPECT_EQ(gemm_impl::variants_ladder().find("aat_warp_tiled")->info.role, Role::product);
+#endif
 }
 
 // ---- CPU rungs -----------------------------------------------------------------
@@ -92,7 +95,8 @@ Ran run_cpu(const GemmVariant& v, const Shape& s, std::uint64_t seed) {
 }
 
 TEST(GemmCpu, EveryCpuVariantEveryShape) {
-  for (const auto& v : gemm_impl::cpu_variants()) {
+  for (const auto& v : gemm_impl::variants_ladder().all()) {
+    if (v.info.backend != Backend::cpu) continue;
     for (const Shape& s : kShapes) {
       SCOPED_TRACE(std::string(v.info.name) + " " + gemm_test::shape_name(s));
       const Ran r = run_cpu(v, s, 1234 + s.m * 7 + s.k);
@@ -104,7 +108,7 @@ TEST(GemmCpu, EveryCpuVariantEveryShape) {
 // The reference rung rounds once per element: it is the correctly rounded
 // value of its double dot product, so within one float ulp of the exact one.
 TEST(GemmCpu, ReferenceIsWithinOneUlp) {
-  const auto* v = gemm_impl::find_variant("cpu_reference");
+  const auto* v = gemm_impl::variants_ladder().find("cpu_reference");
   ASSERT_NE(v, nullptr);
   const Shape s{false, 40, 50, 300};
   const Ran r = run_cpu(*v, s, 99);
@@ -121,7 +125,7 @@ TEST(GemmCpu, ReferenceIsWithinOneUlp) {
 // exactly symmetric: each pair of mirror elements sums the same products in
 // the same order.
 TEST(GemmCpu, OpenmpAatIsSymmetric) {
-  const auto* v = gemm_impl::find_variant("cpu_openmp");
+  const auto* v = gemm_impl::variants_ladder().find("cpu_openmp");
   ASSERT_NE(v, nullptr);
   const Shape s{true, 150, 150, 333};
   const Ran r = run_cpu(*v, s, 7);
@@ -143,7 +147,7 @@ harness::gemm::Inputs inputs_of(const Ran& r, const Shape& s) {
 }
 
 TEST(GemmCheck, AcceptsRightAndRejectsWrongAnswers) {
-  const auto* v = gemm_impl::find_variant("cpu_reference");
+  const auto* v = gemm_impl::variants_ladder().find("cpu_reference");
   ASSERT_NE(v, nullptr);
   for (const Shape& s : {Shape{false, 37, 41, 53, 1, 2, 3, 0.5f, 2}, Shape{true, 45, 45, 31, 2, 0, 1}}) {
     SCOPED_TRACE(gemm_test::shape_name(s));
@@ -182,7 +186,7 @@ TEST(GemmCheck, SampledCheckCatchesOneWrongElement) {
   r.b = gemm_test::random_mat(s.k, s.n, 0, 2);
   r.c0 = gemm_test::initial_c(s.m, s.n, 0, 0, 3);
   r.got = r.c0.v;
-  const auto* v = gemm_impl::find_variant("cpu_openmp");
+  const auto* v = gemm_impl::variants_ladder().find("cpu_openmp");
   ASSERT_NE(v, nullptr);
   const GemmSpec spec{GemmOp::ab, s.m, s.n, s.k, r.a.ld, r.b.ld, r.c0.ld};
   v->run(GemmCall{spec, 1, 0, r.a.v.data(), r.b.v.data(), r.got.data(), nullptr, nullptr});

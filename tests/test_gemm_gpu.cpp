@@ -130,7 +130,7 @@ struct Case {
 
 std::vector<const GemmVariant*> gpu_variants() {
   std::vector<const GemmVariant*> out;
-  for (const auto& v : gemm_impl::all_variants())
+  for (const auto& v : gemm_impl::variants_ladder().all())
     if (v.info.backend == Backend::cuda) out.push_back(&v);
   return out;
 }
@@ -200,7 +200,7 @@ TEST_F(GemmGpu, WarpTiledConfigurationsAtTheirTileEdges) {
                            Shape{false, bm + 1, 2 * bn, 1}}) {
       SCOPED_TRACE(cfg.name + " " + gemm_test::shape_name(s));
       Case c(s, 3);
-      const GemmVariant* v = gemm_impl::find_variant("warp_tiled_" + cfg.name);
+      const GemmVariant* v = gemm_impl::variants_ladder().find("warp_tiled_" + cfg.name);
       ASSERT_NE(v, nullptr);
       EXPECT_TRUE(gemm_test::matches(c.run(*v, stream_), c.c0, c.ref, s.k));
     }
@@ -211,7 +211,7 @@ TEST_F(GemmGpu, WarpTiledConfigurationsAtTheirTileEdges) {
 // picks one; the others run only here): whole and ragged tiles, whole slabs
 // and a partial one, the mirrored stores checked by the reference.
 TEST_F(GemmGpu, WarpTiledConfigurationsComputeAAt) {
-  const GemmVariant* base = gemm_impl::find_variant("aat_warp_tiled");
+  const GemmVariant* base = gemm_impl::variants_ladder().find("aat_warp_tiled");
   ASSERT_NE(base, nullptr);
   for (const NamedConfig& cfg : all_warp_tiled_configs()) {
     if (cfg.kernels.run_aat == nullptr) continue;
@@ -231,7 +231,7 @@ TEST_F(GemmGpu, DispatcherPicksARegisteredConfiguration) {
                             GemmSpec{GemmOp::ab, 1000, 3000, 777, 777, 3000, 3000},
                             GemmSpec{GemmOp::ab, 1, 1, 1, 1, 1, 1}, GemmSpec{GemmOp::aat, 4096, 4096, 64, 64, 0, 4096}}) {
     const auto& cfg = gemm_impl::choose_warp_tiled(s);
-    EXPECT_NE(gemm_impl::find_variant("warp_tiled_" + std::string(cfg.name)), nullptr);
+    EXPECT_NE(gemm_impl::variants_ladder().find("warp_tiled_" + std::string(cfg.name)), nullptr);
     if (s.op == GemmOp::aat) {
       EXPECT_NE(cfg.kernels.run_aat, nullptr);
     }
@@ -255,7 +255,7 @@ TEST_F(GemmGpu, DispatcherPicksARegisteredConfiguration) {
 TEST_F(GemmGpu, WarpTiledRunIsGraphCapturable) {
   for (const char* name : {"warp_tiled", "aat_warp_tiled"}) {
     SCOPED_TRACE(name);
-    const GemmVariant* v = gemm_impl::find_variant(name);
+    const GemmVariant* v = gemm_impl::variants_ladder().find(name);
     ASSERT_NE(v, nullptr);
     const bool aat = v->supports(GemmSpec{GemmOp::aat, 4, 4, 4, 4, 0, 4});
     Case c(aat ? Shape{true, 200, 200, 50} : Shape{false, 200, 150, 50}, 21);
@@ -310,7 +310,7 @@ std::size_t resident_slots() {
 }
 
 TEST_F(GemmGpu, StreamKSplitTilesMatchAndRepeatBitwise) {
-  const GemmVariant* v = gemm_impl::find_variant("warp_tiled_128x128x16_sk");
+  const GemmVariant* v = gemm_impl::variants_ladder().find("warp_tiled_128x128x16_sk");
   ASSERT_NE(v, nullptr);
   std::uint64_t seed = 600;
   for (const StreamKShape& sk : stream_k_shapes(resident_slots())) {
@@ -338,7 +338,7 @@ TEST_F(GemmGpu, StreamKSplitTilesMatchAndRepeatBitwise) {
 // replayed twice, the workspace re-poisoned before each: each replay must
 // zero its counters itself. C is reset to C0 before each (beta != 0).
 TEST_F(GemmGpu, StreamKRunIsGraphCapturable) {
-  const GemmVariant* v = gemm_impl::find_variant("warp_tiled_128x128x16_sk");
+  const GemmVariant* v = gemm_impl::variants_ladder().find("warp_tiled_128x128x16_sk");
   ASSERT_NE(v, nullptr);
   Case c(stream_k_shapes(resident_slots())[1].shape, 77);
   (void)c.run(*v, stream_);  // first run prepares the kernel

@@ -73,13 +73,7 @@ inline ApiCall validate(const GemmSpec& s, float alpha, const float* a, const fl
   if (ab) require(!overlap(ec, eb), fmt::format("{}: C overlaps B (C must not alias an input)", who));
 
   const std::string chosen = name.empty() ? default_name : name;
-  const GemmVariant* v = find_variant(chosen);
-  if (v == nullptr) {
-    std::string names;
-    for (const auto& var : all_variants())
-      if (var.supports(s)) names += fmt::format("{}{}", names.empty() ? "" : ", ", var.info.name);
-    throw Error(fmt::format("{}: no variant named '{}' (variants for this product: {})", who, chosen, names));
-  }
+  const GemmVariant* v = &variants_ladder().at(chosen, who);
   require(v->supports(s), fmt::format("{}: variant '{}' does not support this call ({} with m = {}, n = {}, k = {})",
                                       who, chosen, ab ? "C = A*B" : "C = A*A^T", s.m, s.n, s.k));
   return {{s, alpha, beta, a, ab ? b : nullptr, c, nullptr, nullptr}, v};

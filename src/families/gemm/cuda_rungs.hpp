@@ -1,8 +1,8 @@
-// The CUDA rungs of the GEMM ladders. Each provides run_X(call): enqueue the
-// product on call.stream (no allocation, no host synchronisation:
-// graph-capturable); an empty C (m == 0 or n == 0) launches nothing.
-// variants.cpp turns them into the GemmVariant table. Plain C++: no CUDA
-// headers needed to include this.
+// The CUDA rungs of the GEMM ladders and the vendor baselines. Each provides
+// run_X(call): enqueue the product on call.stream (no allocation, no host
+// synchronisation: graph-capturable); an empty C (m == 0 or n == 0) launches
+// nothing. ladder.cpp turns them into the GemmVariant table. Plain C++: no
+// CUDA headers needed to include this.
 #pragma once
 
 #include <span>
@@ -78,6 +78,15 @@ void run_aat_naive(const GemmCall& call);           // 12_aat_naive.cu
 void run_aat_transposed_tile(const GemmCall& call); // 13_aat_shared_tile.cu
 void run_aat_padded_tile(const GemmCall& call);
 void run_aat_warp_tiled(const GemmCall& call);      // 10_warp_tiled_dispatch.cu (symmetric)
+
+// The vendor baselines (11_cublas_sgemm.cu): cublasSgemm (step 11) and
+// cublasSsyrk (step 16, lower triangle only), FP32 math; both take the
+// cuBLAS workspace from the call.
+bool supports_cublas_sgemm(const GemmSpec& spec);
+bool supports_cublas_ssyrk(const GemmSpec& spec);
+std::size_t cublas_workspace_bytes(const GemmSpec& spec);
+void run_cublas_sgemm(const GemmCall& call);
+void run_cublas_ssyrk(const GemmCall& call);
 
 // Copies the lower triangle of the m x m matrix C onto its upper triangle
 // (mirror.cu): completes a lower-triangle (SYRK) result for the public API.
