@@ -16,6 +16,7 @@
 #include "gemm_test_support.hpp"
 #include "families/gemm/problem_check.hpp"
 #include "families/gemm/contract.hpp"
+#include "families/gemm/policy.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/gemm.hpp"
 
@@ -57,6 +58,43 @@ TEST(GemmRegistry, EveryVariantIsWellFormed) {
   EXPECT_EQ(gemm_impl::variants_ladder().find("warp_tiled")->info.role, Role::product);
   EXPECT_EQ(gemm_impl::variants_ladder().find("aat_warp_tiled")->info.role, Role::product);
 #endif
+}
+
+// ---- the default policy (policy.hpp) -------------------------------------------
+
+TEST(GemmPolicy, VariantRulesNameProductRows) {
+  for (const auto& rule : gemm_impl::policy::VARIANT_RULES) {
+    SCOPED_TRACE(std::string(rule.variant));
+    EXPECT_FALSE(rule.measured.empty());
+    if (rule.gpu != bool(TESSERA_HAVE_CUDA)) continue;  // that build's rows are not in this one
+    const GemmVariant* v = gemm_impl::variants_ladder().find(rule.variant);
+    ASSERT_NE(v, nullptr);
+    EXPECT_EQ(v->info.role, rule.gpu ? Role::product : Role::reference);
+    EXPECT_TRUE(v->supports(GemmSpec{rule.op, 4, 4, 4, 4, rule.op == GemmOp::ab ? 4u : 0u, 4}));
+  }
+}
+
+// The wave model with the H100's 132 SMs, every configuration fitting: the
+// choices the bench measured (docs/gemm.md).
+TEST(GemmPolicy, WaveModelPicksTheMeasuredConfigurations) {
+  const auto pick = [](GemmOp op, std::size_t m, std::size_t n) {
+    const std::size_t i = gemm_impl::policy::choose_tile(op, m, n, 132, [](std::size_t) { return true; });
+    return std::string(gemm_impl::policy::WARP_TILED_TILES[i].name);
+  };
+  EXPECT_EQ(pick(GemmOp::ab, 4096, 4096), "128x128x16_serpentine");
+  EXPECT_EQ(pick(GemmOp::ab, 8192, 8192), "128x128x16_serpentine");
+  EXPECT_EQ(pick(GemmOp::ab, 1000, 3000), "128x64x16");  // 192 tiles of 128 x 128 for 132 SMs
+  EXPECT_EQ(pick(GemmOp::ab, 100, 100), "64x64x16");     // 4 tiles of 64 x 64, 1 of 128 x 64
+  EXPECT_EQ(pick(GemmOp::aat, 4096, 4096), "128x128x16_serpentine");
+  EXPECT_EQ(pick(GemmOp::aat, 100, 100), "64x64x16");
+  // A*A^T takes square tiles only; nothing fitting is reported as such.
+  for (std::size_t m : {1, 200, 1000, 3000}) {
+    const auto& tile = gemm_impl::policy::WARP_TILED_TILES[gemm_impl::policy::choose_tile(
+        GemmOp::aat, m, m, 132, [](std::size_t) { return true; })];
+    EXPECT_EQ(tile.bm, tile.bn) << m;
+  }
+  EXPECT_EQ(gemm_impl::policy::choose_tile(GemmOp::ab, 64, 64, 132, [](std::size_t) { return false; }),
+            gemm_impl::policy::WARP_TILED_TILE_COUNT);
 }
 
 // ---- CPU rungs -----------------------------------------------------------------
