@@ -271,28 +271,41 @@ std::string error_of(F&& f) {
 TEST(GemmApi, BadArgumentsThrowAndWriteNothing) {
   ApiData d;
   const GemmOptions cpu{.variant = "cpu_reference"};
+  auto with = [](GemmOptions o, std::size_t lda, std::size_t ldb, std::size_t ldc) {
+    o.lda = lda, o.ldb = ldb, o.ldc = ldc;
+    return o;
+  };
   auto has = [](const std::string& msg, const char* what) { return msg.find(what) != std::string::npos; };
-  EXPECT_TRUE(has(error_of([&] { gemm(4, 4, 4, 1, d.a.data(), 3, d.b.data(), 4, 0, d.c.data(), 4, cpu); }), "lda = 3"));
-  EXPECT_TRUE(has(error_of([&] { gemm(4, 4, 4, 1, d.a.data(), 4, d.b.data(), 2, 0, d.c.data(), 4, cpu); }), "ldb = 2"));
-  EXPECT_TRUE(has(error_of([&] { gemm(4, 5, 4, 1, d.a.data(), 4, d.b.data(), 5, 0, d.c.data(), 4, cpu); }), "ldc = 4"));
-  EXPECT_TRUE(has(error_of([&] { gemm(4, 4, 4, 1, nullptr, 4, d.b.data(), 4, 0, d.c.data(), 4, cpu); }), "A is a null"));
-  EXPECT_TRUE(has(error_of([&] { gemm(4, 4, 4, 1, d.a.data(), 4, nullptr, 4, 0, d.c.data(), 4, cpu); }), "B is a null"));
-  EXPECT_TRUE(has(error_of([&] { gemm(4, 4, 4, 1, d.a.data(), 4, d.b.data(), 4, 0, nullptr, 4, cpu); }), "C is a null"));
-  EXPECT_TRUE(has(error_of([&] { gemm(4, 4, 4, 1, d.c.data() + 8, 4, d.b.data(), 4, 0, d.c.data(), 4, cpu); }),
-                  "C overlaps A"));
-  EXPECT_TRUE(has(error_of([&] { gemm(4, 4, 4, 1, d.a.data(), 4, d.c.data() + 15, 4, 0, d.c.data(), 4, cpu); }),
-                  "C overlaps B"));
-  EXPECT_TRUE(has(error_of([&] {
-                    gemm(4, 4, 4, 1, d.a.data(), 4, d.b.data(), 4, 0, d.c.data(), 4, {.variant = "no_such_variant"});
-                  }),
-                  "no_such_variant"));
-  EXPECT_TRUE(has(error_of([&] { gemm_aat(4, 4, 1, d.a.data(), 4, 0, d.c.data(), 3, cpu); }), "ldc = 3"));
-  EXPECT_TRUE(has(error_of([&] { gemm_aat(4, 4, 1, d.c.data(), 4, 0, d.c.data() + 4, 4, cpu); }), "C overlaps A"));
-  EXPECT_TRUE(has(error_of([&] {
-                    gemm(std::size_t(1) << 62, 4, 4, 1, d.a.data(), 4, d.b.data(), 4, 0, d.c.data(), 4, cpu);
-                  }),
+  EXPECT_TRUE(has(error_of([&] { gemm(d.a.data(), d.b.data(), 4, 4, 4, d.c.data(), with(cpu, 3, 4, 4)); }), "lda = 3"));
+  EXPECT_TRUE(has(error_of([&] { gemm(d.a.data(), d.b.data(), 4, 4, 4, d.c.data(), with(cpu, 4, 2, 4)); }), "ldb = 2"));
+  EXPECT_TRUE(has(error_of([&] { gemm(d.a.data(), d.b.data(), 4, 5, 4, d.c.data(), with(cpu, 4, 5, 4)); }), "ldc = 4"));
+  EXPECT_TRUE(has(error_of([&] { gemm(nullptr, d.b.data(), 4, 4, 4, d.c.data(), cpu); }), "A is a null"));
+  EXPECT_TRUE(has(error_of([&] { gemm(d.a.data(), nullptr, 4, 4, 4, d.c.data(), cpu); }), "B is a null"));
+  EXPECT_TRUE(has(error_of([&] { gemm(d.a.data(), d.b.data(), 4, 4, 4, nullptr, cpu); }), "C is a null"));
+  EXPECT_TRUE(has(error_of([&] { gemm(d.c.data() + 8, d.b.data(), 4, 4, 4, d.c.data(), cpu); }), "C overlaps A"));
+  EXPECT_TRUE(has(error_of([&] { gemm(d.a.data(), d.c.data() + 15, 4, 4, 4, d.c.data(), cpu); }), "C overlaps B"));
+  const std::string unknown =
+      error_of([&] { gemm(d.a.data(), d.b.data(), 4, 4, 4, d.c.data(), {.variant = "no_such_variant"}); });
+  EXPECT_TRUE(has(unknown, "tessera::gemm: no variant named 'no_such_variant'")) << unknown;
+  EXPECT_TRUE(has(unknown, "cpu_openmp")) << unknown;  // the variants there are
+  EXPECT_TRUE(has(error_of([&] { gemm_aat(d.a.data(), 4, 4, d.c.data(), with(cpu, 4, 0, 3)); }), "ldc = 3"));
+  EXPECT_TRUE(has(error_of([&] { gemm_aat(d.a.data(), 4, 4, d.c.data(), with(cpu, 4, 4, 4)); }), "has no B"));
+  EXPECT_TRUE(has(error_of([&] { gemm_aat(d.c.data(), 4, 4, d.c.data() + 4, cpu); }), "C overlaps A"));
+  EXPECT_TRUE(has(error_of([&] { gemm(d.a.data(), d.b.data(), std::size_t(1) << 62, 4, 4, d.c.data(), cpu); }),
                   "does not fit"));
+  EXPECT_TRUE(has(error_of([&] { (void)gemm_workspace_bytes(4, 4, 4, {.variant = "aat_naive"}); }),
+                  "does not support"));
   EXPECT_TRUE(untouched(d.c));
+}
+
+TEST(GemmApi, WorkspaceQueryNamesTheVariantsNeeds) {
+  EXPECT_EQ(gemm_workspace_bytes(100, 200, 300, {.variant = "cpu_openmp"}), 0u);
+  EXPECT_EQ(gemm_aat_workspace_bytes(100, 300, {.variant = "cpu_reference"}), 0u);
+  EXPECT_EQ(gemm_workspace_bytes(100, 200, 300), 0u);  // the default (warp_tiled, or cpu_openmp) needs none
+#if TESSERA_HAVE_CUDA
+  EXPECT_EQ(gemm_workspace_bytes(100, 200, 300, {.variant = "cublas_sgemm"}), std::size_t(32) << 20);
+  EXPECT_EQ(gemm_aat_workspace_bytes(100, 300, {.variant = "cublas_ssyrk"}), std::size_t(32) << 20);
+#endif
 }
 
 // In CUDA builds the API asks the CUDA runtime where pointers live, which
@@ -303,28 +316,29 @@ TEST(GemmApi, CpuVariantByNameComputesTheProduct) {
   const Mat a = gemm_test::random_mat(s.m, s.k, 0, 1), b = gemm_test::random_mat(s.k, s.n, 0, 2);
   const Mat c0 = gemm_test::initial_c(s.m, s.n, 0, 0, 3);
   std::vector<float> c = c0.v;
-  gemm(s.m, s.n, s.k, 1, a.v.data(), a.ld, b.v.data(), b.ld, 0, c.data(), c0.ld, {.variant = "cpu_reference"});
+  gemm(a.v.data(), b.v.data(), s.m, s.n, s.k, c.data(), {.variant = "cpu_reference"});  // dense
   EXPECT_TRUE(gemm_test::matches(c, c0, gemm_test::reference(a, &b, false, 1, 0, c0), s.k));
 
   const Mat c1 = gemm_test::initial_c(s.m, s.m, 0, 0, 4);
   c = c1.v;
-  gemm_aat(s.m, s.k, 1, a.v.data(), a.ld, 0, c.data(), c1.ld, {.variant = "cpu_openmp"});
+  gemm_aat(a.v.data(), s.m, s.k, c.data(), {.variant = "cpu_openmp"});
   EXPECT_TRUE(gemm_test::matches(c, c1, gemm_test::reference(a, nullptr, true, 1, 0, c1), s.k));
 }
 
 TEST(GemmApi, EmptyMatricesMayBeNull) {
   const GemmOptions cpu{.variant = "cpu_reference"};
-  EXPECT_EQ(error_of([&] { gemm(0, 0, 4, 1, nullptr, 4, nullptr, 1, 0, nullptr, 1, cpu); }), "");
-  EXPECT_EQ(error_of([&] { gemm_aat(0, 4, 1, nullptr, 4, 0, nullptr, 1, cpu); }), "");
+  EXPECT_EQ(error_of([&] { gemm(nullptr, nullptr, 0, 0, 4, nullptr, cpu); }), "");
+  EXPECT_EQ(error_of([&] { gemm_aat(nullptr, 0, 4, nullptr, cpu); }), "");
 }
 
 TEST(GemmApi, CpuOnlyBuildDefaultsToOpenmp) {
   EXPECT_EQ(gemm_default_variant(100, 100, 100), "cpu_openmp");
+  EXPECT_EQ(gemm_aat_default_variant(100, 100), "cpu_openmp");
   const Shape s{false, 33, 65, 17};
   const Mat a = gemm_test::random_mat(s.m, s.k, 1, 1), b = gemm_test::random_mat(s.k, s.n, 2, 2);
   const Mat c0 = gemm_test::initial_c(s.m, s.n, 3, 0.5f, 3);
   std::vector<float> c = c0.v;
-  gemm(s.m, s.n, s.k, -2, a.v.data(), a.ld, b.v.data(), b.ld, 0.5f, c.data(), c0.ld);
+  gemm(a.v.data(), b.v.data(), s.m, s.n, s.k, c.data(), {.alpha = -2, .beta = 0.5f, .lda = a.ld, .ldb = b.ld, .ldc = c0.ld});
   EXPECT_TRUE(gemm_test::matches(c, c0, gemm_test::reference(a, &b, false, -2, 0.5f, c0), s.k));
 }
 #endif

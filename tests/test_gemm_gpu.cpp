@@ -135,15 +135,14 @@ TEST_F(GemmGpu, WarpTiledRunIsGraphCapturable) {
 // ---- public API --------------------------------------------------------------
 
 TEST_F(GemmGpu, ApiDefaultsComputeBothProducts) {
+  EXPECT_EQ(gemm_default_variant(333, 555, 77), "warp_tiled");
+  EXPECT_EQ(gemm_aat_default_variant(300, 65), "aat_warp_tiled");
   GpuCase ab({false, 333, 555, 77, 1, 3, 5, 0.5f, -1}, 31);
   ab.dc.upload(ab.c0.v.data(), ab.c0.v.size());
   TESSERA_CUDA(cudaDeviceSynchronize());
-  gemm(333, 555, 77, 0.5f, ab.da.data(), ab.a.ld, ab.db.data(), ab.b.ld, -1, ab.dc.data(), ab.c0.ld,
-       {.stream = stream()});
-  TESSERA_CUDA(cudaStreamSynchronize(stream()));
-  std::vector<float> got(ab.c0.v.size());
-  ab.dc.download(got.data(), got.size());
-  EXPECT_TRUE(gemm_test::matches(got, ab.c0, ab.ref, 77));
+  gemm(ab.da.data(), ab.db.data(), 333, 555, 77, ab.dc.data(),
+       {.alpha = 0.5f, .beta = -1, .lda = ab.a.ld, .ldb = ab.b.ld, .ldc = ab.c0.ld, .stream = stream()});
+  EXPECT_TRUE(ab.matches(ab.download(stream())));
 
   // A*A^T: every API variant writes the whole symmetric C, SYRK included.
   for (const char* name : {"", "cublas_ssyrk", "aat_padded_tile"}) {
@@ -151,12 +150,28 @@ TEST_F(GemmGpu, ApiDefaultsComputeBothProducts) {
     GpuCase aat({true, 300, 300, 65, 0, 0, 1}, 41);
     aat.dc.upload(aat.c0.v.data(), aat.c0.v.size());
     TESSERA_CUDA(cudaDeviceSynchronize());
-    gemm_aat(300, 65, 1, aat.da.data(), aat.a.ld, 0, aat.dc.data(), aat.c0.ld, {.variant = name, .stream = stream()});
-    TESSERA_CUDA(cudaStreamSynchronize(stream()));
-    std::vector<float> full(aat.c0.v.size());
-    aat.dc.download(full.data(), full.size());
-    EXPECT_TRUE(gemm_test::matches(full, aat.c0, aat.ref, 65));
+    gemm_aat(aat.da.data(), 300, 65, aat.dc.data(), {.ldc = aat.c0.ld, .variant = name, .stream = stream()});
+    EXPECT_TRUE(aat.matches(aat.download(stream())));
   }
+}
+
+// Dense leading dimensions by default; a caller's workspace is used as is
+// (enough for the cuBLAS variants: no allocation) and one too small is
+// refused before anything runs.
+TEST_F(GemmGpu, ApiDenseDefaultsAndCallerWorkspace) {
+  GpuCase c({false, 70, 90, 50}, 61);
+  DeviceBytes ws(gemm_workspace_bytes(70, 90, 50, {.variant = "cublas_sgemm"}), "test workspace");
+  for (const char* name : {"warp_tiled", "cublas_sgemm"}) {
+    SCOPED_TRACE(name);
+    c.dc.upload(c.c0.v.data(), c.c0.v.size());
+    TESSERA_CUDA(cudaDeviceSynchronize());
+    gemm(c.da.data(), c.db.data(), 70, 90, 50, c.dc.data(),
+         {.variant = name, .stream = stream(), .workspace = {ws.data(), ws.bytes()}});
+    EXPECT_TRUE(c.matches(c.download(stream())));
+  }
+  EXPECT_THROW(gemm(c.da.data(), c.db.data(), 70, 90, 50, c.dc.data(),
+                    {.variant = "cublas_sgemm", .stream = stream(), .workspace = {ws.data(), 1024}}),
+               Error);
 }
 
 TEST_F(GemmGpu, ApiChecksMemoryKindsAndNames) {
@@ -164,20 +179,19 @@ TEST_F(GemmGpu, ApiChecksMemoryKindsAndNames) {
   std::vector<float> host_c(64, -7.0f);
   const std::vector<float> host_a(64, 1.0f), host_b(64, 1.0f);
   // A host pointer for a GPU variant.
-  EXPECT_THROW(gemm(8, 8, 8, 1, host_a.data(), 8, c.db.data(), 8, 0, c.dc.data(), 8, {.stream = stream()}), Error);
-  EXPECT_THROW(gemm(8, 8, 8, 1, c.da.data(), 8, c.db.data(), 8, 0, host_c.data(), 8, {.stream = stream()}), Error);
+  EXPECT_THROW(gemm(host_a.data(), c.db.data(), 8, 8, 8, c.dc.data(), {.stream = stream()}), Error);
+  EXPECT_THROW(gemm(c.da.data(), c.db.data(), 8, 8, 8, host_c.data(), {.stream = stream()}), Error);
   // A variant of the other product.
-  EXPECT_THROW(gemm(8, 8, 8, 1, c.da.data(), 8, c.db.data(), 8, 0, c.dc.data(), 8, {.variant = "aat_naive"}), Error);
-  EXPECT_THROW(gemm_aat(8, 8, 1, c.da.data(), 8, 0, c.dc.data(), 8, {.variant = "naive"}), Error);
+  EXPECT_THROW(gemm(c.da.data(), c.db.data(), 8, 8, 8, c.dc.data(), {.variant = "aat_naive"}), Error);
+  EXPECT_THROW(gemm_aat(c.da.data(), 8, 8, c.dc.data(), {.variant = "naive"}), Error);
   // Overlap on the device.
-  EXPECT_THROW(gemm_aat(4, 4, 1, c.dc.data(), 4, 0, c.dc.data() + 8, 4), Error);
+  EXPECT_THROW(gemm_aat(c.dc.data(), 4, 4, c.dc.data() + 8), Error);
   // A cpu_ variant with host pointers runs in stream order.
-  gemm(8, 8, 8, 1, host_a.data(), 8, host_b.data(), 8, 0, host_c.data(), 8,
-       {.variant = "cpu_reference", .stream = stream()});
+  gemm(host_a.data(), host_b.data(), 8, 8, 8, host_c.data(), {.variant = "cpu_reference", .stream = stream()});
   for (float x : host_c) EXPECT_EQ(x, 8.0f);
   // Empty products with null pointers do nothing.
-  EXPECT_NO_THROW(gemm(0, 0, 4, 1, nullptr, 4, nullptr, 1, 0, nullptr, 1, {.stream = stream()}));
-  EXPECT_NO_THROW(gemm_aat(0, 4, 1, nullptr, 4, 0, nullptr, 1, {.stream = stream()}));
+  EXPECT_NO_THROW(gemm(nullptr, nullptr, 0, 0, 4, nullptr, {.stream = stream()}));
+  EXPECT_NO_THROW(gemm_aat(nullptr, 0, 4, nullptr, {.stream = stream()}));
 }
 
 }  // namespace
