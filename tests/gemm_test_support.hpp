@@ -153,6 +153,15 @@ inline std::string shape_name(const Shape& s) {
 
 using GpuTest = tessera_test::GpuFixture<::testing::Test>;
 
+// The ladder's rows (with the lab's, where registered) that `keep` selects.
+template <class Keep>
+std::vector<const tessera::gemm_impl::GemmVariant*> rows_where(Keep&& keep) {
+  std::vector<const tessera::gemm_impl::GemmVariant*> out;
+  for (const auto& v : tessera::gemm_impl::variants_ladder().all())
+    if (keep(v.info)) out.push_back(&v);
+  return out;
+}
+
 // Every tile size of the ladder (16, 32, 64, 128, 256) at and around its
 // multiples, vectors (m or n = 1), k = 0 and k = 1, padded and odd leading
 // dimensions (no 16-byte row alignment: the scalar-copy paths), alpha /

@@ -34,10 +34,7 @@ using gemm_test::Shape;
 using GemmGpu = gemm_test::GpuTest;
 
 std::vector<const GemmVariant*> gpu_variants() {
-  std::vector<const GemmVariant*> out;
-  for (const auto& v : gemm_impl::variants_ladder().all())
-    if (v.info.backend == Backend::cuda) out.push_back(&v);
-  return out;
+  return gemm_test::rows_where([](const VariantInfo& v) { return v.backend == Backend::cuda; });
 }
 
 TEST_F(GemmGpu, EveryVariantEveryShape) {

@@ -24,10 +24,7 @@ using gemm_test::Shape;
 using GemmLabGpu = gemm_test::GpuTest;
 
 std::vector<const GemmVariant*> tuning_rows() {
-  std::vector<const GemmVariant*> out;
-  for (const auto& v : gemm_impl::variants_ladder().all())
-    if (v.info.role == Role::tuning) out.push_back(&v);
-  return out;
+  return gemm_test::rows_where([](const VariantInfo& v) { return v.role == Role::tuning; });
 }
 
 // The lab's rows joined the ladder: every sweep row and the stream-K row,
