@@ -1,6 +1,8 @@
-// Helpers shared by the GEMM tests: seeded row-major matrices with marked
-// padding, an independent reference (long double, written here rather than
-// taken from the library) and the element-wise check.
+// Helpers shared by the GEMM tests (tests/ and lab/tests/): seeded row-major
+// matrices with marked padding, an independent reference (long double,
+// written here rather than taken from the library), the element-wise check
+// and, in CUDA builds, device copies of a shape and the shapes that put a
+// tile configuration at its edges.
 //
 // Tolerance (docs/gemm.md): each element of C is within
 //   gamma_{k+2} * (|alpha| sum_k |a_ik| |b_kj| + |beta| |c0_ij|),
@@ -18,6 +20,16 @@
 #include <cstring>
 #include <string>
 #include <vector>
+
+#if TESSERA_HAVE_CUDA
+#include <cuda_runtime_api.h>
+
+#include "families/gemm/contract.hpp"
+#include "families/gemm/cuda_rungs.hpp"
+#include "tessera/core/buffer.hpp"
+#include "tessera/core/cuda_check.hpp"
+#include "test_gpu_support.hpp"
+#endif
 
 namespace gemm_test {
 
@@ -134,5 +146,142 @@ inline std::string shape_name(const Shape& s) {
   if (s.beta != 0) r += "_beta";
   return r;
 }
+
+#if TESSERA_HAVE_CUDA
+
+// ---- GPU (CUDA builds) -------------------------------------------------------
+
+using GpuTest = tessera_test::GpuFixture<::testing::Test>;
+
+// The ladder's rows (with the lab's, where registered) that `keep` selects.
+template <class Keep>
+std::vector<const tessera::gemm_impl::GemmVariant*> rows_where(Keep&& keep) {
+  std::vector<const tessera::gemm_impl::GemmVariant*> out;
+  for (const auto& v : tessera::gemm_impl::variants_ladder().all())
+    if (keep(v.info)) out.push_back(&v);
+  return out;
+}
+
+// Every tile size of the ladder (16, 32, 64, 128, 256) at and around its
+// multiples, vectors (m or n = 1), k = 0 and k = 1, padded and odd leading
+// dimensions (no 16-byte row alignment: the scalar-copy paths), alpha /
+// beta, and a C that starts as NaN when beta = 0 (it must not be read).
+inline const Shape kGpuShapes[] = {
+    {false, 1, 1, 1},
+    {false, 2, 3, 5},
+    {false, 5, 3, 0, 0, 0, 0, 1, 0.5f},  // k == 0: C = beta * C
+    {false, 0, 7, 5},
+    {false, 7, 0, 5},
+    {false, 17, 19, 23},
+    {false, 17, 19, 23, 0, 1, 0},  // odd ldb: 4-byte B copies
+    {false, 1, 300, 129},
+    {false, 300, 1, 129},
+    {false, 65, 129, 1},
+    {false, 64, 64, 64},
+    {false, 128, 256, 64},
+    {false, 129, 257, 17},
+    {false, 127, 255, 9, 1, 3, 5, 0.75f, -0.5f},
+    {false, 255, 257, 33, 0, 0, 0, -1.25f, 1},
+    {false, 200, 300, 100, 4, 4, 4, 2, 0.25f},
+    {false, 257, 130, 131, 1, 0, 1},
+    {true, 1, 1, 1},
+    {true, 1, 1, 9},
+    {true, 5, 5, 0, 0, 0, 0, 1, 0.5f},
+    {true, 33, 33, 17},
+    {true, 64, 64, 64},
+    {true, 129, 129, 70, 1, 0, 3, 0.75f, -0.5f},
+    {true, 257, 257, 40},
+    {true, 256, 256, 64, 4, 0, 4, -1, 2},
+};
+
+// Device copies of one shape's inputs and its reference.
+struct GpuCase {
+  Shape s;
+  Mat a, b, c0;
+  Reference ref;
+  tessera::DeviceBuffer<float> da, db, dc;
+  tessera::gemm_impl::GemmSpec spec;
+
+  GpuCase(const Shape& sh, std::uint64_t seed) : s(sh) {
+    a = random_mat(s.m, s.k, s.pad_a, seed);
+    b = s.aat ? Mat{} : random_mat(s.k, s.n, s.pad_b, seed + 1);
+    c0 = initial_c(s.m, s.n, s.pad_c, s.beta, seed + 2);
+    ref = reference(a, s.aat ? nullptr : &b, s.aat, s.alpha, s.beta, c0);
+    da = tessera::DeviceBuffer<float>(a.v.size(), "test A");
+    da.upload(a.v.data(), a.v.size());
+    if (!s.aat) {
+      db = tessera::DeviceBuffer<float>(b.v.size(), "test B");
+      db.upload(b.v.data(), b.v.size());
+    }
+    dc = tessera::DeviceBuffer<float>(c0.v.size(), "test C");
+    spec = {s.aat ? tessera::gemm_impl::GemmOp::aat : tessera::gemm_impl::GemmOp::ab, s.m, s.n, s.k, a.ld,
+            s.aat ? 0 : b.ld, c0.ld};
+  }
+
+  // Runs `v` on C = C0 (its workspace poisoned) and returns C's storage.
+  std::vector<float> run(const tessera::gemm_impl::GemmVariant& v, cudaStream_t stream) {
+    dc.upload(c0.v.data(), c0.v.size());
+    TESSERA_CUDA(cudaDeviceSynchronize());
+    tessera::DeviceBytes ws(v.workspace_bytes(spec), "test workspace");
+    ws.fill_bytes(0xA5, stream);
+    v.run({spec, s.alpha, s.beta, da.data(), s.aat ? nullptr : db.data(), dc.data(), ws.data(), stream});
+    return download(stream);
+  }
+
+  std::vector<float> download(cudaStream_t stream) {
+    TESSERA_CUDA(cudaStreamSynchronize(stream));
+    TESSERA_CUDA(cudaGetLastError());
+    std::vector<float> got(c0.v.size());
+    dc.download(got.data(), got.size());
+    return got;
+  }
+
+  ::testing::AssertionResult matches(const std::vector<float>& got, bool lower_only = false) const {
+    return gemm_test::matches(got, c0, ref, s.k, lower_only);
+  }
+};
+
+// A*B shapes around a tile configuration's own tile: a grid with several L2
+// groups and a ragged last group; whole tiles with whole slabs (the
+// interior copy path: 16-byte and, with an odd ldb, 4-byte B rows; padded
+// A); k = 1 (no whole slab at all).
+inline std::vector<Shape> tile_edge_shapes(const tessera::gemm_impl::WarpTiledKernels& k) {
+  const std::size_t bm = std::size_t(k.bm), bn = std::size_t(k.bn), bk = std::size_t(k.bk);
+  return {Shape{false, 9 * bm + 1, 2 * bn - 1, 3 * bk + 1}, Shape{false, bm - 1, bn + 1, 2, 0, 2, 0, 1, 1},
+          Shape{false, 2 * bm, 3 * bn, 4 * bk}, Shape{false, 2 * bm, 2 * bn, 2 * bk + 3, 3, 1, 0, 0.75f, -0.5f},
+          Shape{false, bm + 1, 2 * bn, 1}};
+}
+
+// A*A^T shapes for a square configuration: whole and ragged tiles, whole
+// slabs and a partial one (the mirrored stores checked by the reference).
+inline std::vector<Shape> aat_tile_shapes(const tessera::gemm_impl::WarpTiledKernels& k) {
+  const std::size_t bm = std::size_t(k.bm), bk = std::size_t(k.bk);
+  return {Shape{true, 3 * bm, 3 * bm, 2 * bk}, Shape{true, 2 * bm + 1, 2 * bm + 1, bk + 5, 1, 0, 3}};
+}
+
+// Runs one configuration's kernels on its tile-edge shapes (A*B) and, when
+// square, its A*A^T shapes: `base` is a row of the right product whose run
+// function is replaced.
+inline void check_configuration(const std::string& name, const tessera::gemm_impl::WarpTiledKernels& k,
+                                const tessera::gemm_impl::GemmVariant& ab_base,
+                                const tessera::gemm_impl::GemmVariant& aat_base, cudaStream_t stream) {
+  tessera::gemm_impl::GemmVariant v = ab_base;
+  v.run = k.run_ab;
+  for (const Shape& s : tile_edge_shapes(k)) {
+    SCOPED_TRACE(name + " " + shape_name(s));
+    GpuCase c(s, 3);
+    EXPECT_TRUE(c.matches(c.run(v, stream)));
+  }
+  if (k.run_aat == nullptr) return;
+  v = aat_base;
+  v.run = k.run_aat;
+  for (const Shape& s : aat_tile_shapes(k)) {
+    SCOPED_TRACE(name + " " + shape_name(s));
+    GpuCase c(s, 5);
+    EXPECT_TRUE(c.matches(c.run(v, stream)));
+  }
+}
+
+#endif  // TESSERA_HAVE_CUDA
 
 }  // namespace gemm_test

@@ -16,6 +16,7 @@
 #include "gemm_test_support.hpp"
 #include "families/gemm/problem_check.hpp"
 #include "families/gemm/contract.hpp"
+#include "families/gemm/policy.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/gemm.hpp"
 
@@ -33,7 +34,7 @@ using gemm_test::Shape;
 // ---- registry ----------------------------------------------------------------
 
 TEST(GemmRegistry, EveryVariantIsWellFormed) {
-  const auto all = gemm_impl::all_variants();
+  const auto all = gemm_impl::variants_ladder().all();
   ASSERT_GE(all.size(), 2u);
   std::set<std::string_view> names;
   for (const auto& v : all) {
@@ -48,12 +49,52 @@ TEST(GemmRegistry, EveryVariantIsWellFormed) {
     // Every variant computes at least one of the two products.
     const GemmSpec ab{GemmOp::ab, 4, 4, 4, 4, 4, 4}, aat{GemmOp::aat, 4, 4, 4, 4, 0, 4};
     EXPECT_TRUE(v.supports(ab) || v.supports(aat));
-    EXPECT_EQ(gemm_impl::find_variant(v.info.name), &v);
+    EXPECT_EQ(gemm_impl::variants_ladder().find(v.info.name), &v);
   }
   for (std::size_t i = 1; i < all.size(); ++i) EXPECT_LE(all[i - 1].info.step, all[i].info.step);
-  EXPECT_EQ(gemm_impl::find_variant("no_such_variant"), nullptr);
-  EXPECT_EQ(all.size(),
-            gemm_impl::cpu_variants().size() + gemm_impl::cuda_variants().size() + gemm_impl::vendor_variants().size());
+  EXPECT_EQ(gemm_impl::variants_ladder().find("no_such_variant"), nullptr);
+  // The API's picks are the PRODUCT rows.
+#if TESSERA_HAVE_CUDA
+  EXPECT_EQ(gemm_impl::variants_ladder().find("warp_tiled")->info.role, Role::product);
+  EXPECT_EQ(gemm_impl::variants_ladder().find("aat_warp_tiled")->info.role, Role::product);
+#endif
+}
+
+// ---- the default policy (policy.hpp) -------------------------------------------
+
+TEST(GemmPolicy, VariantRulesNameProductRows) {
+  for (const auto& rule : gemm_impl::policy::VARIANT_RULES) {
+    SCOPED_TRACE(std::string(rule.variant));
+    EXPECT_FALSE(rule.measured.empty());
+    if (rule.gpu != bool(TESSERA_HAVE_CUDA)) continue;  // that build's rows are not in this one
+    const GemmVariant* v = gemm_impl::variants_ladder().find(rule.variant);
+    ASSERT_NE(v, nullptr);
+    EXPECT_EQ(v->info.role, rule.gpu ? Role::product : Role::reference);
+    EXPECT_TRUE(v->supports(GemmSpec{rule.op, 4, 4, 4, 4, rule.op == GemmOp::ab ? 4u : 0u, 4}));
+  }
+}
+
+// The wave model with the H100's 132 SMs, every configuration fitting: the
+// choices the bench measured (docs/gemm.md).
+TEST(GemmPolicy, WaveModelPicksTheMeasuredConfigurations) {
+  const auto pick = [](GemmOp op, std::size_t m, std::size_t n) {
+    const std::size_t i = gemm_impl::policy::choose_tile(op, m, n, 132, [](std::size_t) { return true; });
+    return std::string(gemm_impl::policy::WARP_TILED_TILES[i].name);
+  };
+  EXPECT_EQ(pick(GemmOp::ab, 4096, 4096), "128x128x16_serpentine");
+  EXPECT_EQ(pick(GemmOp::ab, 8192, 8192), "128x128x16_serpentine");
+  EXPECT_EQ(pick(GemmOp::ab, 1000, 3000), "128x64x16");  // 192 tiles of 128 x 128 for 132 SMs
+  EXPECT_EQ(pick(GemmOp::ab, 100, 100), "64x64x16");     // 4 tiles of 64 x 64, 1 of 128 x 64
+  EXPECT_EQ(pick(GemmOp::aat, 4096, 4096), "128x128x16_serpentine");
+  EXPECT_EQ(pick(GemmOp::aat, 100, 100), "64x64x16");
+  // A*A^T takes square tiles only; nothing fitting is reported as such.
+  for (std::size_t m : {1, 200, 1000, 3000}) {
+    const auto& tile = gemm_impl::policy::WARP_TILED_TILES[gemm_impl::policy::choose_tile(
+        GemmOp::aat, m, m, 132, [](std::size_t) { return true; })];
+    EXPECT_EQ(tile.bm, tile.bn) << m;
+  }
+  EXPECT_EQ(gemm_impl::policy::choose_tile(GemmOp::ab, 64, 64, 132, [](std::size_t) { return false; }),
+            gemm_impl::policy::WARP_TILED_TILE_COUNT);
 }
 
 // ---- CPU rungs -----------------------------------------------------------------
@@ -92,7 +133,8 @@ Ran run_cpu(const GemmVariant& v, const Shape& s, std::uint64_t seed) {
 }
 
 TEST(GemmCpu, EveryCpuVariantEveryShape) {
-  for (const auto& v : gemm_impl::cpu_variants()) {
+  for (const auto& v : gemm_impl::variants_ladder().all()) {
+    if (v.info.backend != Backend::cpu) continue;
     for (const Shape& s : kShapes) {
       SCOPED_TRACE(std::string(v.info.name) + " " + gemm_test::shape_name(s));
       const Ran r = run_cpu(v, s, 1234 + s.m * 7 + s.k);
@@ -104,7 +146,7 @@ TEST(GemmCpu, EveryCpuVariantEveryShape) {
 // The reference rung rounds once per element: it is the correctly rounded
 // value of its double dot product, so within one float ulp of the exact one.
 TEST(GemmCpu, ReferenceIsWithinOneUlp) {
-  const auto* v = gemm_impl::find_variant("cpu_reference");
+  const auto* v = gemm_impl::variants_ladder().find("cpu_reference");
   ASSERT_NE(v, nullptr);
   const Shape s{false, 40, 50, 300};
   const Ran r = run_cpu(*v, s, 99);
@@ -121,7 +163,7 @@ TEST(GemmCpu, ReferenceIsWithinOneUlp) {
 // exactly symmetric: each pair of mirror elements sums the same products in
 // the same order.
 TEST(GemmCpu, OpenmpAatIsSymmetric) {
-  const auto* v = gemm_impl::find_variant("cpu_openmp");
+  const auto* v = gemm_impl::variants_ladder().find("cpu_openmp");
   ASSERT_NE(v, nullptr);
   const Shape s{true, 150, 150, 333};
   const Ran r = run_cpu(*v, s, 7);
@@ -143,7 +185,7 @@ harness::gemm::Inputs inputs_of(const Ran& r, const Shape& s) {
 }
 
 TEST(GemmCheck, AcceptsRightAndRejectsWrongAnswers) {
-  const auto* v = gemm_impl::find_variant("cpu_reference");
+  const auto* v = gemm_impl::variants_ladder().find("cpu_reference");
   ASSERT_NE(v, nullptr);
   for (const Shape& s : {Shape{false, 37, 41, 53, 1, 2, 3, 0.5f, 2}, Shape{true, 45, 45, 31, 2, 0, 1}}) {
     SCOPED_TRACE(gemm_test::shape_name(s));
@@ -182,7 +224,7 @@ TEST(GemmCheck, SampledCheckCatchesOneWrongElement) {
   r.b = gemm_test::random_mat(s.k, s.n, 0, 2);
   r.c0 = gemm_test::initial_c(s.m, s.n, 0, 0, 3);
   r.got = r.c0.v;
-  const auto* v = gemm_impl::find_variant("cpu_openmp");
+  const auto* v = gemm_impl::variants_ladder().find("cpu_openmp");
   ASSERT_NE(v, nullptr);
   const GemmSpec spec{GemmOp::ab, s.m, s.n, s.k, r.a.ld, r.b.ld, r.c0.ld};
   v->run(GemmCall{spec, 1, 0, r.a.v.data(), r.b.v.data(), r.got.data(), nullptr, nullptr});
@@ -229,28 +271,45 @@ std::string error_of(F&& f) {
 TEST(GemmApi, BadArgumentsThrowAndWriteNothing) {
   ApiData d;
   const GemmOptions cpu{.variant = "cpu_reference"};
+  auto with = [](GemmOptions o, std::size_t lda, std::size_t ldb, std::size_t ldc) {
+    o.lda = lda, o.ldb = ldb, o.ldc = ldc;
+    return o;
+  };
   auto has = [](const std::string& msg, const char* what) { return msg.find(what) != std::string::npos; };
-  EXPECT_TRUE(has(error_of([&] { gemm(4, 4, 4, 1, d.a.data(), 3, d.b.data(), 4, 0, d.c.data(), 4, cpu); }), "lda = 3"));
-  EXPECT_TRUE(has(error_of([&] { gemm(4, 4, 4, 1, d.a.data(), 4, d.b.data(), 2, 0, d.c.data(), 4, cpu); }), "ldb = 2"));
-  EXPECT_TRUE(has(error_of([&] { gemm(4, 5, 4, 1, d.a.data(), 4, d.b.data(), 5, 0, d.c.data(), 4, cpu); }), "ldc = 4"));
-  EXPECT_TRUE(has(error_of([&] { gemm(4, 4, 4, 1, nullptr, 4, d.b.data(), 4, 0, d.c.data(), 4, cpu); }), "A is a null"));
-  EXPECT_TRUE(has(error_of([&] { gemm(4, 4, 4, 1, d.a.data(), 4, nullptr, 4, 0, d.c.data(), 4, cpu); }), "B is a null"));
-  EXPECT_TRUE(has(error_of([&] { gemm(4, 4, 4, 1, d.a.data(), 4, d.b.data(), 4, 0, nullptr, 4, cpu); }), "C is a null"));
-  EXPECT_TRUE(has(error_of([&] { gemm(4, 4, 4, 1, d.c.data() + 8, 4, d.b.data(), 4, 0, d.c.data(), 4, cpu); }),
-                  "C overlaps A"));
-  EXPECT_TRUE(has(error_of([&] { gemm(4, 4, 4, 1, d.a.data(), 4, d.c.data() + 15, 4, 0, d.c.data(), 4, cpu); }),
-                  "C overlaps B"));
-  EXPECT_TRUE(has(error_of([&] {
-                    gemm(4, 4, 4, 1, d.a.data(), 4, d.b.data(), 4, 0, d.c.data(), 4, {.variant = "no_such_variant"});
-                  }),
-                  "no_such_variant"));
-  EXPECT_TRUE(has(error_of([&] { gemm_aat(4, 4, 1, d.a.data(), 4, 0, d.c.data(), 3, cpu); }), "ldc = 3"));
-  EXPECT_TRUE(has(error_of([&] { gemm_aat(4, 4, 1, d.c.data(), 4, 0, d.c.data() + 4, 4, cpu); }), "C overlaps A"));
-  EXPECT_TRUE(has(error_of([&] {
-                    gemm(std::size_t(1) << 62, 4, 4, 1, d.a.data(), 4, d.b.data(), 4, 0, d.c.data(), 4, cpu);
-                  }),
+  EXPECT_TRUE(has(error_of([&] { gemm(d.a.data(), d.b.data(), 4, 4, 4, d.c.data(), with(cpu, 3, 4, 4)); }), "lda = 3"));
+  EXPECT_TRUE(has(error_of([&] { gemm(d.a.data(), d.b.data(), 4, 4, 4, d.c.data(), with(cpu, 4, 2, 4)); }), "ldb = 2"));
+  EXPECT_TRUE(has(error_of([&] { gemm(d.a.data(), d.b.data(), 4, 5, 4, d.c.data(), with(cpu, 4, 5, 4)); }), "ldc = 4"));
+  EXPECT_TRUE(has(error_of([&] { gemm(nullptr, d.b.data(), 4, 4, 4, d.c.data(), cpu); }), "A is a null"));
+  EXPECT_TRUE(has(error_of([&] { gemm(d.a.data(), nullptr, 4, 4, 4, d.c.data(), cpu); }), "B is a null"));
+  EXPECT_TRUE(has(error_of([&] { gemm(d.a.data(), d.b.data(), 4, 4, 4, nullptr, cpu); }), "C is a null"));
+  EXPECT_TRUE(has(error_of([&] { gemm(d.c.data() + 8, d.b.data(), 4, 4, 4, d.c.data(), cpu); }), "C overlaps A"));
+  EXPECT_TRUE(has(error_of([&] { gemm(d.a.data(), d.c.data() + 15, 4, 4, 4, d.c.data(), cpu); }), "C overlaps B"));
+  const std::string unknown =
+      error_of([&] { gemm(d.a.data(), d.b.data(), 4, 4, 4, d.c.data(), {.variant = "no_such_variant"}); });
+  EXPECT_TRUE(has(unknown, "tessera::gemm: no variant named 'no_such_variant'")) << unknown;
+  EXPECT_TRUE(has(unknown, "cpu_openmp")) << unknown;  // the variants there are
+  EXPECT_TRUE(has(error_of([&] { gemm_aat(d.a.data(), 4, 4, d.c.data(), with(cpu, 4, 0, 3)); }), "ldc = 3"));
+  EXPECT_TRUE(has(error_of([&] { gemm_aat(d.a.data(), 4, 4, d.c.data(), with(cpu, 4, 4, 4)); }), "has no B"));
+  EXPECT_TRUE(has(error_of([&] { gemm_aat(d.c.data(), 4, 4, d.c.data() + 4, cpu); }), "C overlaps A"));
+  EXPECT_TRUE(has(error_of([&] { gemm(d.a.data(), d.b.data(), std::size_t(1) << 62, 4, 4, d.c.data(), cpu); }),
                   "does not fit"));
+  EXPECT_TRUE(has(error_of([&] { (void)gemm_workspace_bytes(4, 4, 4, {.variant = "no_such_variant"}); }),
+                  "no variant named"));
+#if TESSERA_HAVE_CUDA  // a variant of the other product (the CPU rungs compute both)
+  EXPECT_TRUE(has(error_of([&] { (void)gemm_workspace_bytes(4, 4, 4, {.variant = "aat_naive"}); }),
+                  "does not support"));
+#endif
   EXPECT_TRUE(untouched(d.c));
+}
+
+TEST(GemmApi, WorkspaceQueryNamesTheVariantsNeeds) {
+  EXPECT_EQ(gemm_workspace_bytes(100, 200, 300, {.variant = "cpu_openmp"}), 0u);
+  EXPECT_EQ(gemm_aat_workspace_bytes(100, 300, {.variant = "cpu_reference"}), 0u);
+  EXPECT_EQ(gemm_workspace_bytes(100, 200, 300), 0u);  // the default (warp_tiled, or cpu_openmp) needs none
+#if TESSERA_HAVE_CUDA
+  EXPECT_EQ(gemm_workspace_bytes(100, 200, 300, {.variant = "cublas_sgemm"}), std::size_t(32) << 20);
+  EXPECT_EQ(gemm_aat_workspace_bytes(100, 300, {.variant = "cublas_ssyrk"}), std::size_t(32) << 20);
+#endif
 }
 
 // In CUDA builds the API asks the CUDA runtime where pointers live, which
@@ -261,28 +320,29 @@ TEST(GemmApi, CpuVariantByNameComputesTheProduct) {
   const Mat a = gemm_test::random_mat(s.m, s.k, 0, 1), b = gemm_test::random_mat(s.k, s.n, 0, 2);
   const Mat c0 = gemm_test::initial_c(s.m, s.n, 0, 0, 3);
   std::vector<float> c = c0.v;
-  gemm(s.m, s.n, s.k, 1, a.v.data(), a.ld, b.v.data(), b.ld, 0, c.data(), c0.ld, {.variant = "cpu_reference"});
+  gemm(a.v.data(), b.v.data(), s.m, s.n, s.k, c.data(), {.variant = "cpu_reference"});  // dense
   EXPECT_TRUE(gemm_test::matches(c, c0, gemm_test::reference(a, &b, false, 1, 0, c0), s.k));
 
   const Mat c1 = gemm_test::initial_c(s.m, s.m, 0, 0, 4);
   c = c1.v;
-  gemm_aat(s.m, s.k, 1, a.v.data(), a.ld, 0, c.data(), c1.ld, {.variant = "cpu_openmp"});
+  gemm_aat(a.v.data(), s.m, s.k, c.data(), {.variant = "cpu_openmp"});
   EXPECT_TRUE(gemm_test::matches(c, c1, gemm_test::reference(a, nullptr, true, 1, 0, c1), s.k));
 }
 
 TEST(GemmApi, EmptyMatricesMayBeNull) {
   const GemmOptions cpu{.variant = "cpu_reference"};
-  EXPECT_EQ(error_of([&] { gemm(0, 0, 4, 1, nullptr, 4, nullptr, 1, 0, nullptr, 1, cpu); }), "");
-  EXPECT_EQ(error_of([&] { gemm_aat(0, 4, 1, nullptr, 4, 0, nullptr, 1, cpu); }), "");
+  EXPECT_EQ(error_of([&] { gemm(nullptr, nullptr, 0, 0, 4, nullptr, cpu); }), "");
+  EXPECT_EQ(error_of([&] { gemm_aat(nullptr, 0, 4, nullptr, cpu); }), "");
 }
 
 TEST(GemmApi, CpuOnlyBuildDefaultsToOpenmp) {
   EXPECT_EQ(gemm_default_variant(100, 100, 100), "cpu_openmp");
+  EXPECT_EQ(gemm_aat_default_variant(100, 100), "cpu_openmp");
   const Shape s{false, 33, 65, 17};
   const Mat a = gemm_test::random_mat(s.m, s.k, 1, 1), b = gemm_test::random_mat(s.k, s.n, 2, 2);
   const Mat c0 = gemm_test::initial_c(s.m, s.n, 3, 0.5f, 3);
   std::vector<float> c = c0.v;
-  gemm(s.m, s.n, s.k, -2, a.v.data(), a.ld, b.v.data(), b.ld, 0.5f, c.data(), c0.ld);
+  gemm(a.v.data(), b.v.data(), s.m, s.n, s.k, c.data(), {.alpha = -2, .beta = 0.5f, .lda = a.ld, .ldb = b.ld, .ldc = c0.ld});
   EXPECT_TRUE(gemm_test::matches(c, c0, gemm_test::reference(a, &b, false, -2, 0.5f, c0), s.k));
 }
 #endif

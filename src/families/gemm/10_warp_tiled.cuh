@@ -1,8 +1,10 @@
 // Step 10 — tessera's FP32 GEMM for Hopper: warp tiling, register micro-tiles
 // fed by LDS.128, a cp.async multi-stage pipeline, grouped block order for
-// L2, conflict-free shared layouts. One kernel template; the tile
-// configurations (WarpTiledPolicy) are instantiated in
-// 10_warp_tiled_<config>.cu and chosen by size in 10_warp_tiled_dispatch.cu.
+// L2, conflict-free shared layouts. One kernel template; a tile configuration
+// (WarpTiledPolicy) is its block, warp and thread tiles plus code-generation
+// options (codegen::). The product instantiates the configurations the
+// dispatcher chooses among (10_warp_tiled_policies.cuh, rated in policy.hpp);
+// the lab's sweep (lab/gemm/warp_tiled_sweep.cu) instantiates the others.
 //
 // What it changes over step 9:
 // - Warp tiling: the block tile BM x BN is split into warp tiles WM x WN and
@@ -34,7 +36,7 @@
 //   the symmetric product costs half the multiply-adds and is exactly
 //   symmetric.
 //
-// - Paired lanes (policy PAIRED_LANES): the lane grid is laid out so that
+// - Paired lanes (codegen::PAIRED_LANES): the lane grid is laid out so that
 //   lanes n and n^1 read the same A fragment and lanes n and n^2 the same B
 //   fragment. Shared memory returns 128 bytes (one register per lane) per
 //   cycle; an LDS.128 takes 4 return cycles unless such pairs share their
@@ -45,12 +47,12 @@
 //   16 warps per SM 192 of every 256 cycles — near saturation once the
 //   cp.async writes are added. Paired: 2*2 + 2*2 = 8, 128 of 256 cycles.
 //
-// - Interior copies (policy INTERIOR_COPIES): a thread whose copies of a
+// - Interior copies (codegen::INTERIOR_COPIES): a thread whose copies of a
 //   whole slab lie inside the matrices issues them unguarded, with immediate
 //   offsets; the guarded copies cost ~110 of the ~1240 instructions a warp
 //   issues per 128x128x16 slab (SASS), the unguarded ones ~25.
 //
-// - Serpentine multiply-adds (policy SERPENTINE_FMA): the micro-tile's
+// - Serpentine multiply-adds (codegen::SERPENTINE_FMA): the micro-tile's
 //   products are issued row by row with the column order reversed on every
 //   other row, so the B register read last in one row is the first of the
 //   next (an operand-reuse hit at each row turn) and ptxas allocates the
@@ -65,12 +67,11 @@
 // (TM + TN) / 4 LDS.128: 64 : 4 for 8 x 8 (94% FFMA); the pipeline hides
 // global latency. Per slab the copies and bookkeeping add to that: FFMA are
 // 82% of the main loop's instructions with guarded copies (128x128x16),
-// 88% with interior copies, 90% with interior copies and BK = 32. Expected: 75-90% of the measured FP32 rate on large
-// squares (cuBLAS reaches ~77% of the datasheet peak), less where tiles are
-// ragged or too few to fill the GPU. Measured 77% with interior copies (H100,
-// BK 16 and 32 alike: issue share was not the limit); the shared-memory
-// return path is the next one (see "Paired lanes"): ~81% busy with the
-// row-major lane grid, ~56% with paired lanes, which should reach 80-84%.
+// 88% with interior copies, 90% with interior copies and BK = 32. Measured
+// (H100): 77% of the FP32 rate with interior copies (BK 16 and 32 alike:
+// issue share was not the limit), the same with paired lanes (the
+// shared-memory return path was not the limit either), 82% with serpentine
+// multiply-adds (docs/gemm.md, "What was tried").
 #pragma once
 
 #include <cuda_runtime.h>
@@ -92,23 +93,36 @@ using tessera::gpu::cp_async_4;
 using tessera::gpu::cp_async_commit;
 using tessera::gpu::cp_async_wait;
 
+// Code-generation options of a tile configuration, combined with |.
+namespace codegen {
+inline constexpr unsigned PLAIN = 0;
+// Whole k slabs get their own copy path (no k tests). Register allocation
+// decides whether it spills at the cap: it removed 128x128x8's 4-byte spill
+// and gave 128x64x16 72-128 bytes (lab/gemm/warp_tiled_sweep.cu).
+inline constexpr unsigned WHOLE_SLAB_COPIES = 1u << 0;
+// A thread whose copies of a whole slab lie inside the matrices issues them
+// without bound tests, with immediate offsets (copy_slab).
+inline constexpr unsigned INTERIOR_COPIES = 1u << 1;
+// The lane grid pairs lanes for LDS.128 broadcasts: n, n^1 share A's
+// fragment words, n, n^2 B's (lane_coords).
+inline constexpr unsigned PAIRED_LANES = 1u << 2;
+// Odd micro-tile rows run their columns backwards (the multiply-adds).
+inline constexpr unsigned SERPENTINE_FMA = 1u << 3;
+}  // namespace codegen
+
 // A tile configuration. Block tile BM x BN x BK, warp tile WM x WN, thread
 // micro-tile TM x TN, STAGES-deep cp.async pipeline, at least MIN_BLOCKS
-// resident blocks per SM (the register cap the compiler must meet),
-// whether whole k slabs get their own copy path, whether a thread whose
-// copies all fall inside the matrices takes the predicate-free one (see
-// copy_slab), and whether the lane grid pairs lanes for LDS.128 broadcasts
-// (lane_coords).
+// resident blocks per SM (the register cap the compiler must meet), and the
+// codegen:: options.
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int STAGES_, int MIN_BLOCKS_,
-          bool WHOLE_SLAB_COPIES_ = false, bool INTERIOR_COPIES_ = false, bool PAIRED_LANES_ = false,
-          bool SERPENTINE_FMA_ = false>
+          unsigned OPTIONS_ = codegen::PLAIN>
 struct WarpTiledPolicy {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
   static constexpr int STAGES = STAGES_, MIN_BLOCKS = MIN_BLOCKS_;
-  static constexpr bool WHOLE_SLAB_COPIES = WHOLE_SLAB_COPIES_;  // a copy path without k tests for whole slabs
-  static constexpr bool INTERIOR_COPIES = INTERIOR_COPIES_;      // ... and without bound tests for inner threads
-  static constexpr bool PAIRED_LANES = PAIRED_LANES_;            // lanes n, n^1 share A; n, n^2 share B
-  static constexpr bool SERPENTINE_FMA = SERPENTINE_FMA_;        // odd micro-tile rows run their columns backwards
+  static constexpr bool WHOLE_SLAB_COPIES = (OPTIONS_ & codegen::WHOLE_SLAB_COPIES) != 0;
+  static constexpr bool INTERIOR_COPIES = (OPTIONS_ & codegen::INTERIOR_COPIES) != 0;
+  static constexpr bool PAIRED_LANES = (OPTIONS_ & codegen::PAIRED_LANES) != 0;
+  static constexpr bool SERPENTINE_FMA = (OPTIONS_ & codegen::SERPENTINE_FMA) != 0;
   static constexpr int WARPS_M = BM / WM, WARPS_N = BN / WN;
   static constexpr int THREADS = 32 * WARPS_M * WARPS_N;
   static constexpr int LANES_M = WM / TM, LANES_N = WN / TN;  // the lane grid of a warp
@@ -344,8 +358,7 @@ __device__ __forceinline__ void warp_tiled_mainloop(const GemmArgs& p, float* sm
       else copy_b.copy(base + P::BK * P::A_STRIDE, left, ld_b, AAT ? p.a : p.b);
     } else if (P::WHOLE_SLAB_COPIES && left == P::BK) {
       // WHOLE_SLAB_COPIES: every slab but the last is whole, and with k_left a
-      // constant there the k tests fold away. Register allocation decides
-      // which way spills at the cap (policies file).
+      // constant there the k tests fold away.
       copy_a.copy(base, P::BK, p.lda, p.a);
       copy_b.copy(base + P::BK * P::A_STRIDE, P::BK, AAT ? p.lda : p.ldb, AAT ? p.a : p.b);
     } else {

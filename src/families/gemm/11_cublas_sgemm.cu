@@ -25,10 +25,9 @@
 #include <array>
 #include <climits>
 #include <mutex>
-#include <span>
 #include <string>
 
-#include "families/gemm/contract.hpp"
+#include "families/gemm/cuda_rungs.hpp"
 #include "tessera/core/cuda_check.hpp"
 #include "tessera/core/error.hpp"
 
@@ -67,16 +66,18 @@ void with_handle(const GemmCall& call, F&& f) {
 
 bool fits_int(std::size_t v) { return v <= std::size_t(INT_MAX); }
 
-bool supports_sgemm(const GemmSpec& s) {
+}  // namespace
+
+bool supports_cublas_sgemm(const GemmSpec& s) {
   return s.op == GemmOp::ab && fits_int(s.m) && fits_int(s.n) && fits_int(s.k) && fits_int(s.lda) &&
          fits_int(s.ldb) && fits_int(s.ldc);
 }
 
-bool supports_ssyrk(const GemmSpec& s) {
+bool supports_cublas_ssyrk(const GemmSpec& s) {
   return s.op == GemmOp::aat && fits_int(s.m) && fits_int(s.k) && fits_int(s.lda) && fits_int(s.ldc);
 }
 
-std::size_t cublas_workspace(const GemmSpec&) { return CUBLAS_WORKSPACE_BYTES; }
+std::size_t cublas_workspace_bytes(const GemmSpec&) { return CUBLAS_WORKSPACE_BYTES; }
 
 void run_cublas_sgemm(const GemmCall& call) {
   const auto& s = call.spec;
@@ -97,20 +98,5 @@ void run_cublas_ssyrk(const GemmCall& call) {
                  "cublasSsyrk");
   });
 }
-
-const std::array<GemmVariant, 2> vendor_table{{
-    {{"gemm", "cublas_sgemm", 11, Backend::cuda, Role::vendor,
-      "cublasSgemm, FP32 math (CUBLAS_DEFAULT_MATH, no tensor cores), row-major as C^T = B^T A^T: the vendor baseline",
-      true},
-     Fill::full, 0, supports_sgemm, cublas_workspace, run_cublas_sgemm},
-    {{"gemm", "cublas_ssyrk", 16, Backend::cuda, Role::vendor,
-      "cublasSsyrk, FP32 math: writes the lower triangle only (compared there; the API mirrors it): the A*A^T vendor baseline",
-      true},
-     Fill::lower, 0, supports_ssyrk, cublas_workspace, run_cublas_ssyrk},
-}};
-
-}  // namespace
-
-std::span<const GemmVariant> vendor_variants() { return vendor_table; }
 
 }  // namespace tessera::gemm_impl

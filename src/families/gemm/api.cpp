@@ -1,23 +1,31 @@
-// Public GEMM API (CUDA builds): validation, memory kinds, workspace, dispatch.
-#if TESSERA_HAVE_CUDA  // api_cpu.cpp serves CPU-only builds
-#include <cuda_runtime_api.h>
-
+// Public GEMM API: validation (api_common.hpp), the variant (options.variant
+// or policy.hpp's), memory kinds, workspace, dispatch. CPU-only builds run
+// the cpu_ rungs on host pointers.
+#include <string>
 #include <vector>
 
-#include "core/device_memory.hpp"
 #include "families/gemm/api_common.hpp"
+
+#if TESSERA_HAVE_CUDA
+#include <cuda_runtime_api.h>
+
+#include "core/device_memory.hpp"
 #include "families/gemm/cuda_rungs.hpp"
 #include "tessera/core/cuda_check.hpp"
+#endif
 
 namespace tessera {
 
 namespace {
 
+using gemm_impl::ApiCall;
+using gemm_impl::GemmCall;
+using gemm_impl::GemmOp;
+
+#if TESSERA_HAVE_CUDA
 using api::AsyncScratch;
 using api::Memory;
 using api::memory_of;
-using gemm_impl::ApiCall;
-using gemm_impl::GemmCall;
 
 // Every non-empty matrix must live where the variant runs.
 void check_memory(const ApiCall& api) {
@@ -32,51 +40,61 @@ void check_memory(const ApiCall& api) {
                                                 gemm_impl::api_name(s.op), name, where, v.info.name));
   };
   require_kind(call.a, s.m == 0 || s.k == 0, "A");
-  if (s.op == gemm_impl::GemmOp::ab) require_kind(call.b, s.k == 0 || s.n == 0, "B");
+  if (s.op == GemmOp::ab) require_kind(call.b, s.k == 0 || s.n == 0, "B");
   require_kind(call.c, s.m == 0 || s.n == 0, "C");
 }
+#endif
 
-void run(const ApiCall& api, cudaStream_t stream) {
-  check_memory(api);
+void run(const ApiCall& api, const GemmOptions& options) {
   const auto& v = *api.variant;
   GemmCall call = api.call;
-  call.stream = stream;
+  call.stream = options.stream;
+  const char* who = gemm_impl::api_name(call.spec.op);
   const std::size_t ws_bytes = v.workspace_bytes(call.spec);
-  if (v.info.backend == Backend::cpu) {
-    std::vector<unsigned char> ws(ws_bytes);
-    TESSERA_CUDA(cudaStreamSynchronize(stream));  // CPU variants run in stream order
-    call.workspace = ws.data();
+#if TESSERA_HAVE_CUDA
+  check_memory(api);
+  if (v.info.backend == Backend::cuda) {
+    AsyncScratch ws(ws_bytes, options.workspace, options.stream, who);
+    call.workspace = ws.get();
     v.run(call);
+    // A lower-triangle result (the vendor SYRK) completed to the symmetric C.
+    if (v.fill == gemm_impl::Fill::lower)
+      gemm_impl::mirror_lower_to_upper(call.c, call.spec.m, call.spec.ldc, options.stream);
     return;
   }
-  AsyncScratch ws(ws_bytes, stream, gemm_impl::api_name(call.spec.op));
-  call.workspace = ws.get();
+  TESSERA_CUDA(cudaStreamSynchronize(options.stream));  // CPU variants run in stream order
+#endif
+  std::vector<unsigned char> own;
+  call.workspace = gemm_impl::host_scratch(ws_bytes, options.workspace, own, who);
   v.run(call);
-  // A lower-triangle result (the vendor SYRK) completed to the symmetric C.
-  if (v.fill == gemm_impl::Fill::lower) gemm_impl::mirror_lower_to_upper(call.c, call.spec.m, call.spec.ldc, stream);
 }
 
 }  // namespace
 
-// The warp-tiled kernel chooses its tile configuration by size itself
-// (10_warp_tiled_dispatch.cu); every other rung is slower at every size.
-std::string gemm_default_variant(std::size_t, std::size_t, std::size_t) { return "warp_tiled"; }
-std::string gemm_aat_default_variant(std::size_t, std::size_t) { return "aat_warp_tiled"; }
-
-void gemm(std::size_t m, std::size_t n, std::size_t k, float alpha, const float* A, std::size_t lda, const float* B,
-          std::size_t ldb, float beta, float* C, std::size_t ldc, const GemmOptions& options) {
-  const auto call = gemm_impl::validate(gemm_impl::ab_spec(m, n, k, lda, ldb, ldc), alpha, A, B, beta, C,
-                                        options.variant, gemm_default_variant(m, n, k));
-  run(call, options.stream);
+std::string gemm_default_variant(std::size_t, std::size_t, std::size_t) {
+  return std::string(gemm_impl::policy::default_variant(GemmOp::ab, TESSERA_HAVE_CUDA));
+}
+std::string gemm_aat_default_variant(std::size_t, std::size_t) {
+  return std::string(gemm_impl::policy::default_variant(GemmOp::aat, TESSERA_HAVE_CUDA));
 }
 
-void gemm_aat(std::size_t m, std::size_t k, float alpha, const float* A, std::size_t lda, float beta, float* C,
-              std::size_t ldc, const GemmOptions& options) {
-  const auto call = gemm_impl::validate(gemm_impl::aat_spec(m, k, lda, ldc), alpha, A, nullptr, beta, C,
-                                        options.variant, gemm_aat_default_variant(m, k));
-  run(call, options.stream);
+std::size_t gemm_workspace_bytes(std::size_t m, std::size_t n, std::size_t k, const GemmOptions& options) {
+  const auto spec = gemm_impl::ab_spec(m, n, k, options);
+  return gemm_impl::variant_for(spec, options.variant).workspace_bytes(spec);
+}
+
+std::size_t gemm_aat_workspace_bytes(std::size_t m, std::size_t k, const GemmOptions& options) {
+  const auto spec = gemm_impl::aat_spec(m, k, options);
+  return gemm_impl::variant_for(spec, options.variant).workspace_bytes(spec);
+}
+
+void gemm(const float* A, const float* B, std::size_t m, std::size_t n, std::size_t k, float* C,
+          const GemmOptions& options) {
+  run(gemm_impl::validate(gemm_impl::ab_spec(m, n, k, options), A, B, C, options), options);
+}
+
+void gemm_aat(const float* A, std::size_t m, std::size_t k, float* C, const GemmOptions& options) {
+  run(gemm_impl::validate(gemm_impl::aat_spec(m, k, options), A, nullptr, C, options), options);
 }
 
 }  // namespace tessera
-
-#endif  // TESSERA_HAVE_CUDA

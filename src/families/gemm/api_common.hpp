@@ -1,5 +1,7 @@
-// Argument validation shared by the CUDA and CPU-only builds of the public
-// GEMM API: everything is checked before anything runs or is written.
+// Argument validation of the public GEMM API (api.cpp): the spec from the
+// sizes and options, the variant (options.variant or policy.hpp's), and
+// every pointer and leading dimension, checked before anything runs or is
+// written.
 #pragma once
 
 #include <fmt/format.h>
@@ -7,9 +9,12 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "core/matrix_layout.hpp"
 #include "families/gemm/contract.hpp"
+#include "families/gemm/policy.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/gemm.hpp"
 
@@ -47,10 +52,32 @@ inline bool overlap(const Extent& x, const Extent& y) {
   return !x.empty && !y.empty && x.begin < y.end && y.begin < x.end;
 }
 
-// Checks the arguments and picks the variant (`name`, or the default);
-// throws Error naming the argument and value otherwise.
-inline ApiCall validate(const GemmSpec& s, float alpha, const float* a, const float* b, float beta, float* c,
-                        const std::string& name, const std::string& default_name) {
+// A leading dimension from the options: 0 means dense (BLAS: at least 1).
+inline std::size_t dense_or(std::size_t ld, std::size_t cols) { return ld != 0 ? ld : std::max<std::size_t>(1, cols); }
+
+inline GemmSpec ab_spec(std::size_t m, std::size_t n, std::size_t k, const GemmOptions& o) {
+  return {GemmOp::ab, m, n, k, dense_or(o.lda, k), dense_or(o.ldb, n), dense_or(o.ldc, n)};
+}
+
+inline GemmSpec aat_spec(std::size_t m, std::size_t k, const GemmOptions& o) {
+  require(o.ldb == 0, fmt::format("tessera::gemm_aat: ldb = {} given, but C = A*A^T has no B", o.ldb));
+  return {GemmOp::aat, m, m, k, dense_or(o.lda, k), 0, dense_or(o.ldc, m)};
+}
+
+// The variant that runs `s`: `name`, or the policy's for this build; throws
+// for an unknown name or a variant of the other product.
+inline const GemmVariant& variant_for(const GemmSpec& s, const std::string& name) {
+  const char* who = api_name(s.op);
+  const std::string_view chosen = name.empty() ? policy::default_variant(s.op, TESSERA_HAVE_CUDA) : name;
+  const GemmVariant& v = variants_ladder().at(chosen, who);
+  require(v.supports(s), fmt::format("{}: variant '{}' does not support this call ({} with m = {}, n = {}, k = {})",
+                                     who, chosen, s.op == GemmOp::ab ? "C = A*B" : "C = A*A^T", s.m, s.n, s.k));
+  return v;
+}
+
+// Checks the arguments and picks the variant; throws Error naming the
+// argument and value otherwise.
+inline ApiCall validate(const GemmSpec& s, const float* a, const float* b, float* c, const GemmOptions& o) {
   const char* who = api_name(s.op);
   const bool ab = s.op == GemmOp::ab;
   require(s.lda >= std::max<std::size_t>(1, s.k),
@@ -71,26 +98,21 @@ inline ApiCall validate(const GemmSpec& s, float alpha, const float* a, const fl
   require(c != nullptr || ec.empty, fmt::format("{}: C is a null pointer but C is {} x {}", who, s.m, s.n));
   require(!overlap(ec, ea), fmt::format("{}: C overlaps A (C must not alias an input)", who));
   if (ab) require(!overlap(ec, eb), fmt::format("{}: C overlaps B (C must not alias an input)", who));
+  const GemmVariant& v = variant_for(s, o.variant);
+  return {{s, o.alpha, o.beta, a, ab ? b : nullptr, c, nullptr, nullptr}, &v};
+}
 
-  const std::string chosen = name.empty() ? default_name : name;
-  const GemmVariant* v = find_variant(chosen);
-  if (v == nullptr) {
-    std::string names;
-    for (const auto& var : all_variants())
-      if (var.supports(s)) names += fmt::format("{}{}", names.empty() ? "" : ", ", var.info.name);
-    throw Error(fmt::format("{}: no variant named '{}' (variants for this product: {})", who, chosen, names));
+// Host scratch for a cpu_ variant: the caller's workspace when given (it
+// must hold `bytes`), else `own`.
+inline void* host_scratch(std::size_t bytes, const Workspace& given, std::vector<unsigned char>& own,
+                          const char* who) {
+  if (given.ptr == nullptr) {
+    own.resize(bytes);
+    return own.data();
   }
-  require(v->supports(s), fmt::format("{}: variant '{}' does not support this call ({} with m = {}, n = {}, k = {})",
-                                      who, chosen, ab ? "C = A*B" : "C = A*A^T", s.m, s.n, s.k));
-  return {{s, alpha, beta, a, ab ? b : nullptr, c, nullptr, nullptr}, v};
-}
-
-inline GemmSpec ab_spec(std::size_t m, std::size_t n, std::size_t k, std::size_t lda, std::size_t ldb,
-                        std::size_t ldc) {
-  return {GemmOp::ab, m, n, k, lda, ldb, ldc};
-}
-inline GemmSpec aat_spec(std::size_t m, std::size_t k, std::size_t lda, std::size_t ldc) {
-  return {GemmOp::aat, m, m, k, lda, 0, ldc};
+  require(given.bytes >= bytes,
+          fmt::format("{}: the workspace holds {} bytes but this call needs {}", who, given.bytes, bytes));
+  return given.ptr;
 }
 
 }  // namespace tessera::gemm_impl

@@ -63,16 +63,9 @@ struct GemmVariant {
   void (*run)(const GemmCall&);
 };
 
-// The tables, one per backend (src/cpu/gemm, src/cuda/gemm, src/vendor).
-std::span<const GemmVariant> cpu_variants();
-std::span<const GemmVariant> cuda_variants();    // empty in CPU-only builds
-std::span<const GemmVariant> vendor_variants();  // empty in CPU-only builds
-
-// Every variant, ladder order (step, then table order).
-std::span<const GemmVariant> all_variants();
-// The ladder itself (the lab build adds its tuning rows to it).
+// The ladder: the table of ladder.cpp in step order (the lab build adds its
+// tuning rows to it).
 ladder::Ladder<GemmVariant>& variants_ladder();
-const GemmVariant* find_variant(std::string_view name);
 
 // Helpers shared by the tables.
 inline std::size_t no_workspace(const GemmSpec&) { return 0; }

@@ -14,7 +14,7 @@
 #include "families/gemm/problem_check.hpp"
 #include "families/register_all.hpp"
 #include "families/gemm/contract.hpp"
-#include "tessera/gemm.hpp"
+#include "families/gemm/policy.hpp"
 
 #if TESSERA_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -146,14 +146,16 @@ class GemmProblem final : public Problem {
   }
 
   bool supports(const VariantInfo& v) const override {
-    const GemmVariant* gv = gemm_impl::find_variant(v.name);
+    const GemmVariant* gv = gemm_impl::variants_ladder().find(v.name);
     if (gv == nullptr || (v.backend == Backend::cuda && !gpu_) || !gv->supports(in_.spec)) return false;
     return gv->harness_max_macs == 0 || macs_of(in_.spec) <= gv->harness_max_macs;
   }
 
-  std::string api_pick(bool gpu) const override { return gpu ? (case_.op == GemmOp::ab ? gemm_default_variant(case_.m, case_.n, case_.k) : gemm_aat_default_variant(case_.m, case_.k)) : "cpu_openmp"; }
+  // The API's pick on a GPU; without one, the CPU-only build's pick.
+  std::string api_pick(bool gpu) const override { return std::string(gemm_impl::policy::default_variant(case_.op, gpu)); }
+
   std::unique_ptr<Instance> bind(const VariantInfo& v) override {
-    return std::make_unique<GemmInstance>(*this, *gemm_impl::find_variant(v.name));
+    return std::make_unique<GemmInstance>(*this, *gemm_impl::variants_ladder().find(v.name));
   }
 
   const gemm::Inputs& inputs() const { return in_; }
@@ -279,7 +281,7 @@ class GemmPattern final : public Pattern {
 
   std::vector<VariantInfo> variants() const override {
     std::vector<VariantInfo> out;
-    for (const auto& v : gemm_impl::all_variants()) out.push_back(v.info);
+    for (const auto& v : gemm_impl::variants_ladder().all()) out.push_back(v.info);
     return out;
   }
 

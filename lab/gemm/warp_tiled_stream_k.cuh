@@ -1,6 +1,8 @@
-// Step 10, stream-K tail: the warp-tiled kernel (10_warp_tiled.cuh) with the
-// last partial wave of tiles shared out by k iterations, so that every
-// resident block slot does the same number of k slabs.
+// Step 10, stream-K tail (a lab experiment): the warp-tiled kernel
+// (10_warp_tiled.cuh) with the last partial wave of tiles shared out by k
+// iterations, so that every resident block slot does the same number of k
+// slabs. Measured 11% slower than the data-parallel kernel it builds on
+// (below), so the product does not use it.
 //
 // What it changes. A data-parallel grid of T tiles on S resident block slots
 // (S = blocks per SM x SMs) runs ceil(T / S) rounds on its busiest slot while
@@ -49,11 +51,13 @@
 // ~2.7 ms of FFMA: ~0.5%, plus a 1-2 us memset of the counters.
 //
 // Bottleneck: as the data-parallel kernel (FFMA issue); this removes the
-// wave quantization. Expected: +3% over warp_tiled_128x128x16_ic at 4096^3
-// (busiest slot 4 x 256 = 1024 slab-times -> 2 x 256 + 481 = 993) and
-// 8192^3 (16 x 512 = 8192 -> 14 x 512 + 776 = 7944), i.e. ~46.9 TFLOP/s at
-// 4096^3 if _ic runs 45.5; unchanged where the plan is data-parallel (same
-// main loop). Same registers class as _ic (128, no spills: 2 blocks/SM).
+// wave quantization. Expected: +3% at 4096^3 (busiest slot 4 x 256 = 1024
+// slab-times -> 2 x 256 + 481 = 993) and 8192^3 (16 x 512 = 8192 ->
+// 14 x 512 + 776 = 7944); unchanged where the plan is data-parallel (same
+// main loop). Same registers as the data-parallel kernel (128, no spills:
+// 2 blocks/SM). Measured (H100, docs/results/gemm-h100-2026-11-23d.json):
+// 42.5 / 43.3 TFLOP/s at 4096^3 / 8192^3 against 47.9 / 49.3 for the
+// data-parallel 128x128x16 serpentine kernel in the same run (-11%).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -64,6 +68,8 @@
 
 #include "tessera/blocks/device.cuh"
 #include "families/gemm/10_warp_tiled.cuh"
+
+// The room's device namespace: this is one more form of its kernel.
 
 namespace tessera::gemm_impl::dev {
 

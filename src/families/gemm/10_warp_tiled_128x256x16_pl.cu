@@ -1,6 +1,0 @@
-// Step 10, tile configuration 128x256x16_pl (10_warp_tiled_policies.cuh): the
-// 128x256x16_ic configuration with paired lanes (LDS.128 fragment reads in 2
-// shared-memory return cycles, not 4).
-#include "families/gemm/10_warp_tiled_policies.cuh"
-
-TESSERA_DEFINE_WARP_TILED(128x256x16_pl)

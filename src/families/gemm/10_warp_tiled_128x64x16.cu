@@ -1,5 +1,0 @@
-// Step 10, tile configuration 128x64x16 (10_warp_tiled_policies.cuh): the
-// warp-tiled kernel's instantiations for this configuration.
-#include "families/gemm/10_warp_tiled_policies.cuh"
-
-TESSERA_DEFINE_WARP_TILED(128x64x16)
