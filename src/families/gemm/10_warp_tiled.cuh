@@ -321,7 +321,7 @@ __device__ __forceinline__ void grouped_tile(unsigned id, unsigned tiles_m, unsi
 // [slab_begin, slab_end) (slab t covers k = t * BK .. t * BK + BK - 1; the
 // last slab of the matrix may be ragged and is zero-filled past k). The
 // data-parallel kernel runs every slab; the stream-K kernel
-// (10_warp_tiled_sk.cuh) runs sub-ranges. The caller synchronises the block
+// (lab/gemm/warp_tiled_stream_k.cuh) runs sub-ranges. The caller synchronises the block
 // before the shared stages are written again.
 template <class P, bool B_VEC, bool AAT>
 __device__ __forceinline__ void warp_tiled_mainloop(const GemmArgs& p, float* smem, unsigned tm, unsigned tn,

@@ -67,7 +67,7 @@ struct GemmVariant {
 // tuning rows to it).
 ladder::Ladder<GemmVariant>& variants_ladder();
 
-// Helpers shared by the tables.
+// Helpers shared by the table and the lab's rows.
 inline std::size_t no_workspace(const GemmSpec&) { return 0; }
 inline bool is_ab(const GemmSpec& s) { return s.op == GemmOp::ab; }
 inline bool is_aat(const GemmSpec& s) { return s.op == GemmOp::aat; }

@@ -1,4 +1,4 @@
-// The CPU rungs of the GEMM ladders (see variants.cpp for the table). Both
+// The CPU rungs of the GEMM ladders (see ladder.cpp for the table). Both
 // serve C = A*B and C = A*A^T.
 #pragma once
 

@@ -1,5 +1,5 @@
 // The GEMM pattern as the harness sees it: seeded inputs with marked padding,
-// the expected answer (gemm_check.hpp), poisoned outputs, the cost model and
+// the expected answer (problem_check.hpp), poisoned outputs, the cost model and
 // the verify / bench problem lists.
 #include <fmt/format.h>
 

@@ -1,5 +1,5 @@
 // The expected answer of one GEMM problem and the check of a result against
-// it (used by gemm_problem.cpp; separate so that tests can feed it wrong
+// it (used by problem.cpp; separate so that tests can feed it wrong
 // answers).
 //
 // Tolerance. Every element is a dot product of length K rounded in FP32:
