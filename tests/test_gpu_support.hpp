@@ -1,13 +1,14 @@
 // GPU test scaffolding shared by the *_gpu.cpp tests (CUDA builds): device
 // detection, a non-blocking stream per test, a fixture that skips without a
-// device and checks that a test left no CUDA error behind, and a graph
-// capture of a variant's run.
+// device and checks that a test left no CUDA error behind, a graph capture of
+// a variant's run, and the stream-ordered memory a call allocates.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
 #include <exception>
 #include <memory>
 #include <string>
@@ -107,5 +108,22 @@ class CapturedGraph {
   cudaGraphExec_t exec_ = nullptr;
   std::string error_;
 };
+
+// Bytes that `f` took at once from the device's default memory pool (where
+// cudaMallocAsync allocates): 0 for a call given a large enough workspace.
+template <class F>
+std::uint64_t pool_bytes_used_by(F&& f) {
+  int device = 0;
+  cudaMemPool_t pool = nullptr;
+  std::uint64_t high = 0, zero = 0;
+  TESSERA_CUDA(cudaDeviceSynchronize());
+  TESSERA_CUDA(cudaGetDevice(&device));
+  TESSERA_CUDA(cudaDeviceGetDefaultMemPool(&pool, device));
+  TESSERA_CUDA(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrUsedMemHigh, &zero));
+  f();
+  TESSERA_CUDA(cudaDeviceSynchronize());
+  TESSERA_CUDA(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemHigh, &high));
+  return high;
+}
 
 }  // namespace tessera_test

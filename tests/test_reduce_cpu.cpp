@@ -14,6 +14,7 @@
 
 #include "harness/generate.hpp"
 #include "families/reduce/contract.hpp"
+#include "families/reduce/policy.hpp"
 #include "tessera/reduce.hpp"
 #include "test_support.hpp"
 
@@ -27,10 +28,18 @@ using tessera_test::Combo;
 
 constexpr std::size_t kSizes[] = {0, 1, 2, 3, 31, 32, 33, 1000, 1023, 1024, 1025, 65537, 1000003};
 
+// The ladder's CPU rungs (the references), in ladder order.
+std::vector<ReduceVariant> cpu_variants() {
+  std::vector<ReduceVariant> out;
+  for (const auto& v : reduce_impl::variants_ladder().all())
+    if (v.info.backend == Backend::cpu) out.push_back(v);
+  return out;
+}
+
 // ---- registry --------------------------------------------------------------
 
 TEST(Registry, EveryVariantIsWellFormed) {
-  const auto all = reduce_impl::all_variants();
+  const auto all = reduce_impl::variants_ladder().all();
   ASSERT_FALSE(all.empty());
   std::set<std::string_view> names;
   for (const auto& v : all) {
@@ -49,37 +58,46 @@ TEST(Registry, EveryVariantIsWellFormed) {
   }
 }
 
-TEST(Registry, LadderOrderAndTables) {
-  const auto all = reduce_impl::all_variants();
+TEST(Registry, LadderOrderAndBackends) {
+  const auto all = reduce_impl::variants_ladder().all();
   for (std::size_t i = 1; i < all.size(); ++i)
     EXPECT_LE(all[i - 1].info.step, all[i].info.step) << all[i - 1].info.name << " before " << all[i].info.name;
+  EXPECT_FALSE(cpu_variants().empty());
+  for (const auto& v : all) {
+    const ReduceVariant* found = reduce_impl::variants_ladder().find(v.info.name);
+    ASSERT_NE(found, nullptr) << v.info.name;
+    EXPECT_EQ(found->run, v.run);
+    // The CPU rungs are the references; everything else runs on the GPU.
+    EXPECT_EQ(v.info.backend == Backend::cpu, v.info.kind() == Kind::reference) << v.info.name;
+  }
+  const auto& ladder = reduce_impl::variants_ladder();
+  EXPECT_EQ(&ladder.at("cpu_openmp", "test"), ladder.find("cpu_openmp"));
+  const std::string msg = tessera_test::error_message([] { (void)reduce_impl::variants_ladder().at("nope", "who"); });
+  EXPECT_TRUE(tessera_test::has_substr(msg, "who: no variant named 'nope'")) << msg;
+  EXPECT_TRUE(tessera_test::has_substr(msg, "cpu_reference")) << msg;
+}
 
-  const auto cpu = reduce_impl::cpu_variants();
-  const auto cuda = reduce_impl::cuda_variants();
-  const auto vendor = reduce_impl::vendor_variants();
-  EXPECT_EQ(all.size(), cpu.size() + cuda.size() + vendor.size());
-  for (auto table : {cpu, cuda, vendor})
-    for (const auto& v : table) {
-      const ReduceVariant* found = reduce_impl::find_variant(v.info.name);
-      ASSERT_NE(found, nullptr) << v.info.name;
-      EXPECT_EQ(found->info.step, v.info.step);
-      EXPECT_EQ(found->info.backend, v.info.backend);
-      EXPECT_EQ(found->info.kind(), v.info.kind());
-      EXPECT_EQ(found->run, v.run);
-    }
-  EXPECT_FALSE(cpu.empty());
-  for (const auto& v : cpu) EXPECT_EQ(v.info.backend, Backend::cpu) << v.info.name;
-  for (const auto& v : cuda) EXPECT_EQ(v.info.backend, Backend::cuda) << v.info.name;
-  for (const auto& v : vendor) {
-    EXPECT_EQ(v.info.backend, Backend::cuda) << v.info.name;
-    EXPECT_EQ(v.info.kind(), Kind::vendor) << v.info.name;
+TEST(Registry, ProductRowsAreExactlyThePolicysPicks) {
+  std::set<std::string_view> picks;
+  for (const auto& rule : reduce_impl::kPolicy) {
+    picks.insert(rule.variant);
+    const ReduceVariant* v = reduce_impl::variants_ladder().find(rule.variant);
+    ASSERT_NE(v, nullptr) << rule.variant;
+    EXPECT_FALSE(rule.evidence.empty()) << rule.variant << ": a rule carries its measurement";
+  }
+  EXPECT_TRUE(reduce_impl::kPolicy[std::size(reduce_impl::kPolicy) - 1].matches({Dtype::u8, Op::max, Accum::kahan, 0}))
+      << "the last rule matches every shape";
+  for (const auto& v : reduce_impl::variants_ladder().all()) {
+    if (v.info.backend == Backend::cpu) continue;  // the CPU-only build's pick is the OpenMP reference
+    EXPECT_EQ(v.info.role == Role::product, picks.count(v.info.name) == 1) << v.info.name;
+    EXPECT_NE(v.info.role, Role::tuning) << v.info.name << ": tuning rows live in the lab";
   }
 }
 
 TEST(Registry, ExactlyOneStepZeroCpuReference) {
   int step0 = 0;
   const ReduceVariant* ref = nullptr;
-  for (const auto& v : reduce_impl::all_variants())
+  for (const auto& v : reduce_impl::variants_ladder().all())
     if (v.info.step == 0) {
       ++step0;
       ref = &v;
@@ -88,7 +106,7 @@ TEST(Registry, ExactlyOneStepZeroCpuReference) {
   EXPECT_EQ(ref->info.kind(), Kind::reference);
   EXPECT_EQ(ref->info.backend, Backend::cpu);
   EXPECT_TRUE(ref->info.deterministic);
-  EXPECT_EQ(&reduce_impl::all_variants().front(), ref) << "the reference heads the ladder";
+  EXPECT_EQ(&reduce_impl::variants_ladder().all().front(), ref) << "the reference heads the ladder";
   // Everything is checked against it, so it handles every combination.
   for (const Combo& c : tessera_test::all_combos()) {
     if (!tessera_test::dispatch_supported(c)) continue;
@@ -100,40 +118,39 @@ TEST(Registry, ExactlyOneStepZeroCpuReference) {
 
 TEST(Registry, CudaBuildHasTesseraAndVendorVariants) {
   int vendor = 0, tessera_kind = 0;
-  for (const auto& v : reduce_impl::all_variants()) {
+  for (const auto& v : reduce_impl::variants_ladder().all()) {
     vendor += v.info.kind() == Kind::vendor;
     tessera_kind += v.info.kind() == Kind::tessera;
   }
 #if TESSERA_HAVE_CUDA
   EXPECT_GE(vendor, 1);
   EXPECT_GE(tessera_kind, 1);
-  for (const auto& v : reduce_impl::all_variants()) {
+  for (const auto& v : reduce_impl::variants_ladder().all()) {
     if (v.info.kind() == Kind::tessera || v.info.kind() == Kind::vendor) {
       EXPECT_EQ(v.info.backend, Backend::cuda) << v.info.name;
     }
   }
 #else
-  EXPECT_TRUE(reduce_impl::cuda_variants().empty());
-  EXPECT_TRUE(reduce_impl::vendor_variants().empty());
+  EXPECT_EQ(reduce_impl::variants_ladder().all().size(), cpu_variants().size());
   EXPECT_EQ(vendor, 0);
   EXPECT_EQ(tessera_kind, 0);
 #endif
 }
 
 TEST(Registry, FindVariant) {
-  for (const auto& v : reduce_impl::all_variants()) {
-    EXPECT_EQ(reduce_impl::find_variant(v.info.name), &v);
+  for (const auto& v : reduce_impl::variants_ladder().all()) {
+    EXPECT_EQ(reduce_impl::variants_ladder().find(v.info.name), &v);
     const std::string name(v.info.name);
-    EXPECT_EQ(reduce_impl::find_variant(name.substr(0, name.size() - 1)), nullptr) << "prefix of " << name;
-    EXPECT_EQ(reduce_impl::find_variant(name + "x"), nullptr);
+    EXPECT_EQ(reduce_impl::variants_ladder().find(name.substr(0, name.size() - 1)), nullptr) << "prefix of " << name;
+    EXPECT_EQ(reduce_impl::variants_ladder().find(name + "x"), nullptr);
   }
-  EXPECT_EQ(reduce_impl::find_variant("no_such"), nullptr);
-  EXPECT_EQ(reduce_impl::find_variant(""), nullptr);
-  EXPECT_NE(reduce_impl::find_variant("cpu_reference"), nullptr);
+  EXPECT_EQ(reduce_impl::variants_ladder().find("no_such"), nullptr);
+  EXPECT_EQ(reduce_impl::variants_ladder().find(""), nullptr);
+  EXPECT_NE(reduce_impl::variants_ladder().find("cpu_reference"), nullptr);
 }
 
 TEST(Registry, SupportsOnlyWhatTheReducersImplementWhateverN) {
-  for (const auto& v : reduce_impl::all_variants()) {
+  for (const auto& v : reduce_impl::variants_ladder().all()) {
     int supported = 0;
     for (const Combo& c : tessera_test::all_combos()) {
       SCOPED_TRACE(std::string(v.info.name) + " " + tessera_test::combo_name(c));
@@ -155,13 +172,13 @@ TEST(Registry, EverySupportedCombinationHasAPublicVariant) {
     SCOPED_TRACE(tessera_test::combo_name(c));
 #if TESSERA_HAVE_CUDA
     int cuda = 0;
-    for (const auto& v : reduce_impl::all_variants())
+    for (const auto& v : reduce_impl::variants_ladder().all())
       cuda += v.info.backend == Backend::cuda && v.supports(tessera_test::spec_of(c, 1000));
     EXPECT_GE(cuda, 1) << "no CUDA variant";
 #endif
     for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1000003), std::size_t(1) << 31}) {
       const std::string name = reduce_default_variant(c.dtype, c.op, c.accum, n);
-      const ReduceVariant* v = reduce_impl::find_variant(name);
+      const ReduceVariant* v = reduce_impl::variants_ladder().find(name);
       ASSERT_NE(v, nullptr) << "default variant '" << name << "' is not registered";
       EXPECT_TRUE(v->supports(tessera_test::spec_of(c, n))) << "default variant '" << name << "', n = " << n;
 #if TESSERA_HAVE_CUDA
@@ -184,7 +201,7 @@ void PrintTo(const CpuCase& c, std::ostream* os) { *os << c.variant << " " << te
 
 std::vector<CpuCase> cpu_cases() {
   std::vector<CpuCase> cases;
-  for (const auto& v : reduce_impl::cpu_variants())
+  for (const auto& v : cpu_variants())
     for (const Combo& c : tessera_test::all_combos())
       if (tessera_test::dispatch_supported(c) && v.supports(tessera_test::spec_of(c, 1000)))
         cases.push_back({std::string(v.info.name), c});
@@ -214,7 +231,7 @@ reduce_result_t<T> run_cpu(const ReduceVariant& v, const Combo& c, const T* x, s
 class CpuVariant : public ::testing::TestWithParam<CpuCase> {
  protected:
   const ReduceVariant& variant() const {
-    const ReduceVariant* v = reduce_impl::find_variant(GetParam().variant);
+    const ReduceVariant* v = reduce_impl::variants_ladder().find(GetParam().variant);
     EXPECT_NE(v, nullptr);
     return *v;
   }
@@ -275,7 +292,7 @@ std::string case_name(const ::testing::TestParamInfo<CpuCase>& info) {
 INSTANTIATE_TEST_SUITE_P(Reduce, CpuVariant, ::testing::ValuesIn(cpu_cases()), case_name);
 
 TEST(CpuVariants, MinMaxPropagateNaN) {
-  for (const auto& v : reduce_impl::cpu_variants())
+  for (const auto& v : cpu_variants())
     for (Dtype t : {Dtype::f32, Dtype::f64})
       for (Op op : {Op::min, Op::max}) {
         const Combo c{t, op, Accum::native};
@@ -296,7 +313,7 @@ TEST(CpuVariants, MinMaxPropagateNaN) {
 }
 
 TEST(CpuVariants, DeterministicWhenTheySaySo) {
-  for (const auto& v : reduce_impl::cpu_variants()) {
+  for (const auto& v : cpu_variants()) {
     if (!v.info.deterministic) continue;
     for (const Combo& c : tessera_test::all_combos()) {
       if (!tessera_test::dispatch_supported(c) || !v.supports(tessera_test::spec_of(c, 1000003))) continue;
@@ -327,17 +344,17 @@ TEST(CpuOnlyApi, MatchesReference) {
         std::vector<T> x(n);
         harness::fill_random(x.data(), n, tessera_test::seed_for("api", n), harness::Distribution::uniform);
         const auto ref = tessera_test::reference(x.data(), n, c.op);
-        EXPECT_TRUE((tessera_test::check_result<T>(reduce(x.data(), n, c.op, {.accum = c.accum}), ref, c.op,
+        EXPECT_TRUE((tessera_test::check_result<T>(reduce(x.data(), n, {.op = c.op, .accum = c.accum}), ref, c.op,
                                                   c.accum, n)));
-        for (const auto& v : reduce_impl::cpu_variants()) {
-          const auto got = reduce(x.data(), n, c.op, {.accum = c.accum, .variant = std::string(v.info.name)});
+        for (const auto& v : cpu_variants()) {
+          const auto got = reduce(x.data(), n, {.op = c.op, .accum = c.accum, .variant = std::string(v.info.name)});
           EXPECT_TRUE((tessera_test::check_result<T>(got, ref, c.op, c.accum, n))) << v.info.name;
         }
         reduce_result_t<T> into{};
-        reduce_into(x.data(), n, c.op, &into, {.accum = c.accum});
+        reduce_into(x.data(), n, &into, {.op = c.op, .accum = c.accum});
         EXPECT_TRUE((tessera_test::check_result<T>(into, ref, c.op, c.accum, n)));
       }
-      EXPECT_EQ(reduce(static_cast<const T*>(nullptr), 0, c.op, {.accum = c.accum}),
+      EXPECT_EQ(reduce(static_cast<const T*>(nullptr), 0, {.op = c.op, .accum = c.accum}),
                 tessera_test::identity_of<T>(c.op));
     });
   }
@@ -349,30 +366,30 @@ TEST(CpuOnlyApi, ErrorsNameTheProblemAndLeaveTheOutputAlone) {
   float out = 42.0f;
   std::int64_t outi = 42;
 
-  std::string msg = tessera_test::error_message([&] { reduce_into<float>(nullptr, 10, Op::sum, &out); });
+  std::string msg = tessera_test::error_message([&] { reduce_into<float>(nullptr, 10, &out); });
   EXPECT_TRUE(tessera_test::has_substr(msg, "d_in"));
   EXPECT_TRUE(tessera_test::has_substr(msg, "null"));
   EXPECT_EQ(out, 42.0f);
 
-  msg = tessera_test::error_message([&] { reduce_into(xi.data(), xi.size(), Op::sum, &outi, {.accum = Accum::kahan}); });
+  msg = tessera_test::error_message([&] { reduce_into(xi.data(), xi.size(), &outi, {.accum = Accum::kahan}); });
   EXPECT_TRUE(tessera_test::has_substr(msg, "int32"));
   EXPECT_TRUE(tessera_test::has_substr(msg, "kahan"));
   EXPECT_EQ(outi, 42);
 
   msg = tessera_test::error_message(
-      [&] { reduce_into(x.data(), x.size(), Op::min, &out, {.accum = Accum::dfloat}); });
+      [&] { reduce_into(x.data(), x.size(), &out, {.op = Op::min, .accum = Accum::dfloat}); });
   EXPECT_TRUE(tessera_test::has_substr(msg, "dfloat"));
   EXPECT_EQ(out, 42.0f);
 
   msg = tessera_test::error_message(
-      [&] { reduce_into(x.data(), x.size(), Op::sum, &out, {.variant = "no_such_variant"}); });
+      [&] { reduce_into(x.data(), x.size(), &out, {.variant = "no_such_variant"}); });
   EXPECT_TRUE(tessera_test::has_substr(msg, "no_such_variant"));
   EXPECT_EQ(out, 42.0f);
 
-  msg = tessera_test::error_message([&] { reduce_into(x.data(), x.size(), Op::sum, static_cast<float*>(nullptr)); });
+  msg = tessera_test::error_message([&] { reduce_into(x.data(), x.size(), static_cast<float*>(nullptr)); });
   EXPECT_TRUE(tessera_test::has_substr(msg, "d_out"));
 
-  msg = tessera_test::error_message([&] { (void)reduce<float>(nullptr, 1, Op::max); });
+  msg = tessera_test::error_message([&] { (void)reduce<float>(nullptr, 1, {.op = Op::max}); });
   EXPECT_TRUE(tessera_test::has_substr(msg, "d_in"));
 }
 

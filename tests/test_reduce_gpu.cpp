@@ -51,7 +51,7 @@ using tessera_test::device_sync;
 
 std::vector<const ReduceVariant*> gpu_variants() {
   std::vector<const ReduceVariant*> v;
-  for (const auto& var : reduce_impl::all_variants())
+  for (const auto& var : reduce_impl::variants_ladder().all())
     if (var.info.backend == Backend::cuda) v.push_back(&var);
   return v;
 }
@@ -157,7 +157,7 @@ std::vector<GpuCase> gpu_cases() {
 class GpuVariant : public WithGpu<::testing::TestWithParam<GpuCase>> {
  protected:
   const ReduceVariant& variant() const {
-    const ReduceVariant* v = reduce_impl::find_variant(GetParam().variant);
+    const ReduceVariant* v = reduce_impl::variants_ladder().find(GetParam().variant);
     EXPECT_NE(v, nullptr);
     return *v;
   }
@@ -367,13 +367,13 @@ TEST_F(GpuTest, ApiMatchesReference) {
         DeviceBuffer<T> d(n);
         d.upload(x.data(), n);
         device_sync();
-        EXPECT_TRUE((tessera_test::check_result<T>(reduce(d.data(), n, c.op, {.accum = c.accum}), ref, c.op,
+        EXPECT_TRUE((tessera_test::check_result<T>(reduce(d.data(), n, {.op = c.op, .accum = c.accum}), ref, c.op,
                                                   c.accum, n)));
         EXPECT_TRUE((tessera_test::check_result<T>(
-            reduce(d.data(), n, c.op, {.accum = c.accum, .stream = stream()}), ref, c.op, c.accum, n)));
+            reduce(d.data(), n, {.op = c.op, .accum = c.accum, .stream = stream()}), ref, c.op, c.accum, n)));
         DeviceBuffer<R> out(1);
         out.fill_bytes(0xFF, stream());
-        reduce_into(d.data(), n, c.op, out.data(), {.accum = c.accum, .stream = stream()});
+        reduce_into(d.data(), n, out.data(), {.op = c.op, .accum = c.accum, .stream = stream()});
         ASSERT_EQ(cudaStreamSynchronize(stream()), cudaSuccess);
         R got;
         out.download(&got, 1);
@@ -386,7 +386,7 @@ TEST_F(GpuTest, ApiMatchesReference) {
 TEST_F(GpuTest, ApiEveryVariantByName) {
   // CUDA variants take device pointers; CPU variants (the reference rungs)
   // take host pointers, as their ReduceCall does.
-  for (const auto& v : reduce_impl::all_variants())
+  for (const auto& v : reduce_impl::variants_ladder().all())
     for (const Combo& c : supported_combos(v)) {
       SCOPED_TRACE(std::string(v.info.name) + " " + tessera_test::combo_name(c));
       tessera_test::with_type(c.dtype, [&]<class T>() {
@@ -398,7 +398,7 @@ TEST_F(GpuTest, ApiEveryVariantByName) {
           device_sync();
           const T* in = v.info.backend == Backend::cuda ? d.data() : x.data();
           try {
-            const auto got = reduce(in, n, c.op, {.accum = c.accum, .variant = std::string(v.info.name)});
+            const auto got = reduce(in, n, {.op = c.op, .accum = c.accum, .variant = std::string(v.info.name)});
             EXPECT_TRUE((tessera_test::check_result<T>(got, ref, c.op, c.accum, n))) << "n=" << n;
           } catch (const std::exception& e) {
             ADD_FAILURE() << "n=" << n << " threw: " << e.what();
@@ -415,12 +415,12 @@ TEST_F(GpuTest, ApiEmptyInputGivesTheIdentity) {
     tessera_test::with_type(c.dtype, [&]<class T>() {
       using R = reduce_result_t<T>;
       const R identity = tessera_test::identity_of<T>(c.op);
-      EXPECT_EQ(reduce(static_cast<const T*>(nullptr), 0, c.op, {.accum = c.accum}), identity);
+      EXPECT_EQ(reduce(static_cast<const T*>(nullptr), 0, {.op = c.op, .accum = c.accum}), identity);
       DeviceBuffer<T> d(16);
-      EXPECT_EQ(reduce(d.data(), 0, c.op, {.accum = c.accum}), identity);
+      EXPECT_EQ(reduce(d.data(), 0, {.op = c.op, .accum = c.accum}), identity);
       DeviceBuffer<R> out(1);
       out.fill_bytes(0xFF, stream());
-      reduce_into(static_cast<const T*>(nullptr), 0, c.op, out.data(), {.accum = c.accum, .stream = stream()});
+      reduce_into(static_cast<const T*>(nullptr), 0, out.data(), {.op = c.op, .accum = c.accum, .stream = stream()});
       ASSERT_EQ(cudaStreamSynchronize(stream()), cudaSuccess);
       R got;
       out.download(&got, 1);
@@ -462,71 +462,107 @@ TEST_F(GpuTest, ApiErrorsNameTheProblemAndWriteNothing) {
   Sentinel<std::int64_t> outi(-12345);
 
   {  // null input with n > 0
-    std::string msg = error_message([&] { reduce_into<float>(nullptr, n, Op::sum, outf.out.data(), {.stream = stream()}); });
+    std::string msg = error_message([&] { reduce_into<float>(nullptr, n, outf.out.data(), {.stream = stream()}); });
     EXPECT_TRUE(has_substr(msg, "d_in"));
     EXPECT_TRUE(has_substr(msg, "null"));
     EXPECT_TRUE(outf.unchanged(stream()));
-    msg = error_message([&] { (void)reduce<float>(nullptr, n, Op::max); });
+    msg = error_message([&] { (void)reduce<float>(nullptr, n, {.op = Op::max}); });
     EXPECT_TRUE(has_substr(msg, "d_in"));
   }
   {  // host pointer where device memory is expected
     std::string msg =
-        error_message([&] { reduce_into(xf.data(), n, Op::sum, outf.out.data(), {.stream = stream()}); });
+        error_message([&] { reduce_into(xf.data(), n, outf.out.data(), {.stream = stream()}); });
     EXPECT_TRUE(has_substr(msg, "d_in"));
     EXPECT_TRUE(has_substr(msg, "device"));
     EXPECT_TRUE(outf.unchanged(stream()));
-    msg = error_message([&] { (void)reduce(xf.data(), n, Op::sum); });
+    msg = error_message([&] { (void)reduce(xf.data(), n); });
     EXPECT_TRUE(has_substr(msg, "d_in"));
     EXPECT_TRUE(has_substr(msg, "device"));
-    msg = error_message([&] { (void)reduce(xi.data(), n, Op::min); });
+    msg = error_message([&] { (void)reduce(xi.data(), n, {.op = Op::min}); });
     EXPECT_TRUE(has_substr(msg, "d_in"));
   }
   {  // unsupported combination
     std::string msg = error_message(
-        [&] { reduce_into(di.data(), n, Op::sum, outi.out.data(), {.accum = Accum::kahan, .stream = stream()}); });
+        [&] { reduce_into(di.data(), n, outi.out.data(), {.accum = Accum::kahan, .stream = stream()}); });
     EXPECT_TRUE(has_substr(msg, "int32"));
     EXPECT_TRUE(has_substr(msg, "kahan"));
     EXPECT_TRUE(outi.unchanged(stream()));
-    msg = error_message([&] { (void)reduce(di.data(), n, Op::sum, {.accum = Accum::kahan}); });
+    msg = error_message([&] { (void)reduce(di.data(), n, {.accum = Accum::kahan}); });
     EXPECT_TRUE(has_substr(msg, "kahan"));
-    msg = error_message(
-        [&] { reduce_into(df.data(), n, Op::max, outf.out.data(), {.accum = Accum::dfloat, .stream = stream()}); });
+    msg = error_message([&] {
+      reduce_into(df.data(), n, outf.out.data(), {.op = Op::max, .accum = Accum::dfloat, .stream = stream()});
+    });
     EXPECT_TRUE(has_substr(msg, "dfloat"));
     EXPECT_TRUE(outf.unchanged(stream()));
   }
   {  // unknown variant
     std::string msg = error_message([&] {
-      reduce_into(df.data(), n, Op::sum, outf.out.data(), {.variant = "no_such_variant", .stream = stream()});
+      reduce_into(df.data(), n, outf.out.data(), {.variant = "no_such_variant", .stream = stream()});
     });
     EXPECT_TRUE(has_substr(msg, "no_such_variant"));
     EXPECT_TRUE(outf.unchanged(stream()));
-    msg = error_message([&] { (void)reduce(df.data(), n, Op::sum, {.variant = "no_such_variant"}); });
+    msg = error_message([&] { (void)reduce(df.data(), n, {.variant = "no_such_variant"}); });
     EXPECT_TRUE(has_substr(msg, "no_such_variant"));
   }
   {  // a variant asked for a combination it does not support (if any exists)
-    for (const auto& v : reduce_impl::all_variants())
+    for (const auto& v : reduce_impl::variants_ladder().all())
       for (const Combo& c : tessera_test::all_combos()) {
         if (!tessera_test::dispatch_supported(c) || v.supports(tessera_test::spec_of(c, n)) || c.dtype != Dtype::f32)
           continue;
         const std::string msg = error_message([&] {
-          reduce_into(df.data(), n, c.op, outf.out.data(),
-                      {.accum = c.accum, .variant = std::string(v.info.name), .stream = stream()});
+          reduce_into(df.data(), n, outf.out.data(),
+                      {.op = c.op, .accum = c.accum, .variant = std::string(v.info.name), .stream = stream()});
         });
         EXPECT_TRUE(has_substr(msg, v.info.name)) << tessera_test::combo_name(c);
         EXPECT_TRUE(outf.unchanged(stream()));
       }
   }
   {  // bad output pointers
-    std::string msg = error_message([&] { reduce_into(df.data(), n, Op::sum, static_cast<float*>(nullptr)); });
+    std::string msg = error_message([&] { reduce_into(df.data(), n, static_cast<float*>(nullptr)); });
     EXPECT_TRUE(has_substr(msg, "d_out"));
     float host_out = 7.0f;
-    msg = error_message([&] { reduce_into(df.data(), n, Op::sum, &host_out); });
+    msg = error_message([&] { reduce_into(df.data(), n, &host_out); });
     EXPECT_TRUE(has_substr(msg, "d_out"));
     EXPECT_EQ(host_out, 7.0f);
   }
   // After all that, the API still works.
   const auto ref = tessera_test::reference(xf.data(), n, Op::sum);
-  EXPECT_TRUE((tessera_test::check_result<float>(reduce(df.data(), n, Op::sum), ref, Op::sum, Accum::native, n)));
+  EXPECT_TRUE((tessera_test::check_result<float>(reduce(df.data(), n), ref, Op::sum, Accum::native, n)));
+}
+
+TEST_F(GpuTest, ApiWithACallersWorkspaceAllocatesNothing) {
+  using tessera_test::pool_bytes_used_by;
+  const std::size_t n = 1000003;
+  const auto x = random_host<float>(n, "workspace");
+  const auto ref = tessera_test::reference(x.data(), n, Op::sum);
+  DeviceBuffer<float> d(n), out(1);
+  d.upload(x.data(), n);
+  device_sync();
+  for (const std::string variant : {"", "unroll8", "cub_device_reduce"}) {
+    SCOPED_TRACE("variant '" + variant + "'");
+    const ReduceOptions sized{.accum = Accum::dfloat, .variant = variant};
+    const std::size_t bytes = reduce_workspace_bytes<float>(n, sized);
+    ASSERT_GT(bytes, 0u);
+    DeviceBytes ws(bytes);
+    const ReduceOptions o{
+        .accum = Accum::dfloat, .variant = variant, .stream = stream(), .workspace = {ws.data(), bytes}};
+    float got = 0;
+    EXPECT_EQ(pool_bytes_used_by([&] { got = reduce(d.data(), n, o); }), 0u);
+    EXPECT_TRUE((tessera_test::check_result<float>(got, ref, Op::sum, Accum::dfloat, n)));
+    EXPECT_EQ(pool_bytes_used_by([&] { reduce_into(d.data(), n, out.data(), o); }), 0u);
+    out.download(&got, 1);
+    EXPECT_TRUE((tessera_test::check_result<float>(got, ref, Op::sum, Accum::dfloat, n))) << "reduce_into";
+    // Without one the call allocates (and frees) its scratch stream-ordered.
+    EXPECT_GT(pool_bytes_used_by([&] { got = reduce(d.data(), n, sized); }), 0u);
+    // A workspace too small is an error that names both sizes.
+    const std::string msg = tessera_test::error_message([&] {
+      reduce_into(d.data(), n, out.data(), {.accum = Accum::dfloat, .variant = variant, .workspace = {ws.data(), 1}});
+    });
+    EXPECT_TRUE(tessera_test::has_substr(msg, "workspace holds 1 B")) << msg;
+  }
+  // The query rejects what the calls reject.
+  EXPECT_THROW((void)reduce_workspace_bytes<float>(n, {.variant = "no_such_variant"}), Error);
+  EXPECT_THROW((void)reduce_workspace_bytes<std::int32_t>(n, {.accum = Accum::kahan}), Error);
 }
 
 // ---- past 2^31 elements (TESSERA_LARGE_TESTS=1) --------------------------------
@@ -586,7 +622,7 @@ TEST_F(GpuTest, LargePast2To31Elements) {
   }
   EXPECT_GE(ran, 2);
   // The public API's default variant too.
-  EXPECT_TRUE((tessera_test::check_result<float>(reduce(d.data(), n, Op::sum), sum_ref, Op::sum, Accum::native, n)));
+  EXPECT_TRUE((tessera_test::check_result<float>(reduce(d.data(), n), sum_ref, Op::sum, Accum::native, n)));
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "harness/generate.hpp"
 #include "harness/runner.hpp"
 #include "families/scan/contract.hpp"
+#include "families/scan/policy.hpp"
 #include "tessera/scan.hpp"
 #include "test_scan_support.hpp"
 
@@ -29,10 +30,18 @@ using tessera_test::ScanCombo;
 
 constexpr std::size_t kSizes[] = {0, 1, 2, 3, 31, 32, 33, 1000, 1023, 1024, 1025, 65537};
 
+// The ladder's CPU rungs (the references), in ladder order.
+std::vector<ScanVariant> cpu_variants() {
+  std::vector<ScanVariant> out;
+  for (const auto& v : scan_impl::variants_ladder().all())
+    if (v.info.backend == Backend::cpu) out.push_back(v);
+  return out;
+}
+
 // ---- registry ----------------------------------------------------------------
 
 TEST(ScanRegistry, EveryVariantIsWellFormed) {
-  const auto all = scan_impl::all_variants();
+  const auto all = scan_impl::variants_ladder().all();
   ASSERT_FALSE(all.empty());
   std::set<std::string_view> names;
   for (const auto& v : all) {
@@ -46,23 +55,25 @@ TEST(ScanRegistry, EveryVariantIsWellFormed) {
     EXPECT_NE(v.run, nullptr);
     for (char ch : v.info.name)
       EXPECT_TRUE(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_') << "character '" << ch << "'";
-    EXPECT_EQ(scan_impl::find_variant(v.info.name), &v);
+    EXPECT_EQ(scan_impl::variants_ladder().find(v.info.name), &v);
   }
-  EXPECT_EQ(scan_impl::find_variant("no_such"), nullptr);
-  EXPECT_EQ(scan_impl::find_variant(""), nullptr);
+  EXPECT_EQ(scan_impl::variants_ladder().find("no_such"), nullptr);
+  EXPECT_EQ(scan_impl::variants_ladder().find(""), nullptr);
 }
 
-TEST(ScanRegistry, LadderOrderStepZeroAndTables) {
-  const auto all = scan_impl::all_variants();
+TEST(ScanRegistry, LadderOrderStepZeroAndBackends) {
+  const auto all = scan_impl::variants_ladder().all();
   for (std::size_t i = 1; i < all.size(); ++i) EXPECT_LE(all[i - 1].info.step, all[i].info.step);
   EXPECT_EQ(all.front().info.name, "cpu_reference");
   EXPECT_EQ(all.front().info.step, 0);
   int step0 = 0;
-  for (const auto& v : all) step0 += v.info.step == 0;
+  for (const auto& v : all) {
+    step0 += v.info.step == 0;
+    // The CPU rungs are the references; everything else runs on the GPU.
+    EXPECT_EQ(v.info.backend == Backend::cpu, v.info.kind() == Kind::reference) << v.info.name;
+  }
   EXPECT_EQ(step0, 1);
-  EXPECT_EQ(all.size(),
-            scan_impl::cpu_variants().size() + scan_impl::cuda_variants().size() + scan_impl::vendor_variants().size());
-  for (const auto& v : scan_impl::cpu_variants()) EXPECT_EQ(v.info.backend, Backend::cpu);
+  EXPECT_FALSE(cpu_variants().empty());
 #if TESSERA_HAVE_CUDA
   // The ladder of issue 3: steps 2-9 on the GPU, a tessera rung and the vendor.
   std::set<int> steps;
@@ -75,16 +86,39 @@ TEST(ScanRegistry, LadderOrderStepZeroAndTables) {
   for (int s = 0; s <= 10; ++s) EXPECT_TRUE(steps.count(s)) << "no variant at step " << s;
   EXPECT_GE(tessera_kind, 1);
   EXPECT_EQ(vendor, 1);
-  EXPECT_NE(scan_impl::find_variant("lookback"), nullptr);
-  EXPECT_NE(scan_impl::find_variant("cub_device_scan"), nullptr);
+  EXPECT_NE(scan_impl::variants_ladder().find("lookback"), nullptr);
+  EXPECT_NE(scan_impl::variants_ladder().find("cub_device_scan"), nullptr);
 #else
-  EXPECT_TRUE(scan_impl::cuda_variants().empty());
-  EXPECT_TRUE(scan_impl::vendor_variants().empty());
+  EXPECT_EQ(all.size(), cpu_variants().size());
 #endif
 }
 
+TEST(ScanRegistry, ProductRowsAreExactlyThePolicysPicks) {
+  std::set<std::string_view> picks;
+  for (const auto& rule : scan_impl::kPolicy) {
+    picks.insert(rule.variant);
+    EXPECT_NE(scan_impl::variants_ladder().find(rule.variant), nullptr) << rule.variant;
+    EXPECT_FALSE(rule.evidence.empty()) << rule.variant << ": a rule carries its measurement";
+  }
+  EXPECT_TRUE(scan_impl::kPolicy[std::size(scan_impl::kPolicy) - 1].matches({Dtype::u8, Op::max, Accum::kahan, true, 0}))
+      << "the last rule matches every shape";
+  for (const auto& v : scan_impl::variants_ladder().all()) {
+    if (v.info.backend == Backend::cpu) continue;  // the CPU-only build's pick is the OpenMP reference
+    EXPECT_EQ(v.info.role == Role::product, picks.count(v.info.name) == 1) << v.info.name;
+    EXPECT_NE(v.info.role, Role::tuning) << v.info.name << ": tuning rows live in the lab";
+  }
+  // Every supported combination has a pick that takes it.
+  for (const ScanCombo& c : tessera_test::scan_combos()) {
+    const ScanSpec spec = tessera_test::scan_spec(c, false, 1000);
+    const std::string name = scan_default_variant(c.dtype, c.op, c.accum, false, 1000);
+    const ScanVariant* v = scan_impl::variants_ladder().find(name);
+    ASSERT_NE(v, nullptr) << name;
+    EXPECT_TRUE(v->supports(spec)) << name << " " << tessera_test::scan_combo_name(c);
+  }
+}
+
 TEST(ScanRegistry, SupportFollowsTheOperatorsWhateverN) {
-  for (const auto& v : scan_impl::all_variants()) {
+  for (const auto& v : scan_impl::variants_ladder().all()) {
     int supported = 0;
     for (Dtype t : {Dtype::f32, Dtype::f64, Dtype::i32, Dtype::i64, Dtype::u32, Dtype::u8})
       for (Op op : tessera_test::kOps)
@@ -185,7 +219,7 @@ void check_cpu(const ScanVariant& v, const ScanCombo& c, bool exclusive, const s
 }
 
 TEST(ScanCpu, EveryCombinationEverySize) {
-  for (const auto& v : scan_impl::cpu_variants())
+  for (const auto& v : cpu_variants())
     for (const ScanCombo& c : tessera_test::scan_combos())
       tessera_test::with_scan_type(c.dtype, [&]<class T>() {
         for (std::size_t n : kSizes)
@@ -197,7 +231,7 @@ TEST(ScanCpu, EveryCombinationEverySize) {
 }
 
 TEST(ScanCpu, OtherDistributions) {
-  for (const auto& v : scan_impl::cpu_variants())
+  for (const auto& v : cpu_variants())
     for (const ScanCombo& c : tessera_test::scan_combos())
       tessera_test::with_scan_type(c.dtype, [&]<class T>() {
         for (auto d : {harness::Distribution::small, harness::Distribution::skewed, harness::Distribution::constant})
@@ -206,7 +240,7 @@ TEST(ScanCpu, OtherDistributions) {
 }
 
 TEST(ScanCpu, MinMaxPropagateNaN) {
-  for (const auto& v : scan_impl::cpu_variants())
+  for (const auto& v : cpu_variants())
     for (Op op : {Op::min, Op::max}) {
       std::vector<float> x = random_input<float>(1000, harness::Distribution::uniform, "nan");
       x[400] = std::numeric_limits<float>::quiet_NaN();
@@ -223,7 +257,7 @@ TEST(ScanCpu, WideAccumulatorsKeepWhatFloatLoses) {
   const std::size_t n = 1001;
   std::vector<float> x(n, 1.0f);
   x[0] = 16777216.0f;
-  for (const auto& v : scan_impl::cpu_variants())
+  for (const auto& v : cpu_variants())
     for (Accum a : {Accum::f64, Accum::kahan, Accum::dfloat}) {
       std::vector<float> y(n);
       v.run(ScanCall{{Dtype::f32, Op::sum, a, false, n}, x.data(), y.data(), nullptr, nullptr});
@@ -270,30 +304,30 @@ TEST(ScanApi, ArgumentErrorsNameTheProblemAndWriteNothing) {
   using tessera_test::has_substr;
   std::vector<float> x(100, 1.0f), y(100, -7.0f);
   const std::vector<float> y0 = y;
-  std::string msg = error_message([&] { inclusive_scan<float>(nullptr, y.data(), 100); });
+  std::string msg = error_message([&] { inclusive_scan<float>(nullptr, 100, y.data()); });
   EXPECT_TRUE(has_substr(msg, "d_in"));
   EXPECT_TRUE(has_substr(msg, "inclusive_scan"));
-  msg = error_message([&] { exclusive_scan<float>(x.data(), nullptr, 100); });
+  msg = error_message([&] { exclusive_scan<float>(x.data(), 100, nullptr); });
   EXPECT_TRUE(has_substr(msg, "d_out"));
   EXPECT_TRUE(has_substr(msg, "exclusive_scan"));
   // Overlapping but different arrays.
-  msg = error_message([&] { inclusive_scan<float>(x.data(), x.data() + 1, 99); });
+  msg = error_message([&] { inclusive_scan<float>(x.data(), 99, x.data() + 1); });
   EXPECT_TRUE(has_substr(msg, "overlap"));
-  msg = error_message([&] { inclusive_scan<float>(x.data() + 50, x.data(), 51); });
+  msg = error_message([&] { inclusive_scan<float>(x.data() + 50, 51, x.data()); });
   EXPECT_TRUE(has_substr(msg, "overlap"));
   // Unsupported combinations and unknown variants.
   std::vector<std::int32_t> xi(100, 1), yi(100, 0);
-  msg = error_message([&] { inclusive_scan(xi.data(), yi.data(), 100, Op::sum, {.accum = Accum::kahan}); });
+  msg = error_message([&] { inclusive_scan(xi.data(), 100, yi.data(), {.accum = Accum::kahan}); });
   EXPECT_TRUE(has_substr(msg, "kahan"));
   EXPECT_TRUE(has_substr(msg, "int32"));
-  msg = error_message([&] { inclusive_scan(x.data(), y.data(), 100, Op::max, {.accum = Accum::dfloat}); });
+  msg = error_message([&] { inclusive_scan(x.data(), 100, y.data(), {.op = Op::max, .accum = Accum::dfloat}); });
   EXPECT_TRUE(has_substr(msg, "dfloat"));
-  msg = error_message([&] { inclusive_scan(x.data(), y.data(), 100, Op::sum, {.variant = "no_such_variant"}); });
+  msg = error_message([&] { inclusive_scan(x.data(), 100, y.data(), {.variant = "no_such_variant"}); });
   EXPECT_TRUE(has_substr(msg, "no_such_variant"));
   EXPECT_EQ(y, y0) << "a failed call wrote to the output";
   // Adjacent arrays do not overlap; n = 0 does nothing, even with null pointers.
-  EXPECT_NO_THROW(inclusive_scan<float>(nullptr, nullptr, 0));
-  EXPECT_NO_THROW(exclusive_scan<float>(x.data(), y.data(), 0));
+  EXPECT_NO_THROW(inclusive_scan<float>(nullptr, 0, nullptr));
+  EXPECT_NO_THROW(exclusive_scan<float>(x.data(), 0, y.data()));
   EXPECT_EQ(y, y0);
 }
 
@@ -308,12 +342,12 @@ TEST(ScanApi, CpuOnlyBuildRunsOnHostMemory) {
           const auto x = random_input<T>(n, harness::Distribution::uniform, "api");
           const auto ref = tessera_test::scan_reference(x.data(), n, c.op, ex);
           std::vector<T> y(n);
-          if (ex) exclusive_scan(x.data(), y.data(), n, c.op, {.accum = c.accum});
-          else inclusive_scan(x.data(), y.data(), n, c.op, {.accum = c.accum});
+          if (ex) exclusive_scan(x.data(), n, y.data(), {.op = c.op, .accum = c.accum});
+          else inclusive_scan(x.data(), n, y.data(), {.op = c.op, .accum = c.accum});
           EXPECT_TRUE(tessera_test::check_scan(y.data(), ref, n, c, ex));
           std::vector<T> z = x;  // in place, by name
-          if (ex) exclusive_scan(z.data(), z.data(), n, c.op, {.accum = c.accum, .variant = "cpu_reference"});
-          else inclusive_scan(z.data(), z.data(), n, c.op, {.accum = c.accum, .variant = "cpu_reference"});
+          if (ex) exclusive_scan(z.data(), n, z.data(), {.op = c.op, .accum = c.accum, .variant = "cpu_reference"});
+          else inclusive_scan(z.data(), n, z.data(), {.op = c.op, .accum = c.accum, .variant = "cpu_reference"});
           EXPECT_TRUE(tessera_test::check_scan(z.data(), ref, n, c, ex));
         }
     });

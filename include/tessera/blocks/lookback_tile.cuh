@@ -1,8 +1,8 @@
 // tessera's single-pass scan kernel (step 9): one tile per block, 16-byte
 // vector loads and stores, several vectors per thread, decoupled look-back
-// between tiles (src/cuda/common/lookback.cuh). Generic over the scan functor
-// F, so the ladder's variant (src/cuda/scan/09_lookback.cu), the internal
-// exclusive sum other patterns call (src/cuda/scan/exclusive_sum.cu) and the
+// between tiles (lookback.cuh). Generic over the scan functor F, so the
+// ladder's variant (src/families/scan/09_lookback.cu), the internal exclusive
+// sum other patterns call (src/families/scan/exclusive_sum.cu) and the
 // public user-operator entry (include/tessera/scan.cuh) are this one kernel.
 //
 // The functor F: the ScanFn contract of warp_scan.cuh plus the element side:
@@ -47,9 +47,9 @@
 
 namespace tessera::gpu {
 
-// Tuning of the look-back kernel (the primary and alternative policies are
-// defined, with their provenance, where they are registered:
-// src/cuda/scan/09_lookback.cu).
+// Tuning of the look-back kernel. LookbackDefaultPolicy below is the shape
+// every product caller runs; the tuned alternatives and what the H100 said
+// of each are in lab/scan/tuning_lookback.cuh.
 template <int THREADS_, int VECTORS_, int LOOKBACK_PER_LANE_, int MIN_BLOCKS_, CacheHint HINT_ = CacheHint::normal,
           unsigned MAX_SLEEP_NS_ = LOOKBACK_MAX_SLEEP_NS>
 struct LookbackPolicy {
@@ -65,6 +65,16 @@ struct LookbackPolicy {
   static_assert(MIN_BLOCKS >= 1 && MIN_BLOCKS * THREADS <= 2048, "MIN_BLOCKS: resident blocks an sm_90 SM can hold");
   static_assert(MAX_SLEEP_NS <= 1000000, "MAX_SLEEP_NS: __nanosleep takes at most 1 ms");
 };
+
+// What the scan ladder's `lookback` row, the internal exclusive sum and
+// tessera::scan_with run: 256 threads x 4 vectors = 16 floats (8 doubles) per
+// thread, 16 KiB tiles; 4 status slots per lane, so one look-back round trip
+// covers 128 predecessors; MIN_BLOCKS 4: at most 64 registers, 1024 threads
+// and 64 KiB of loads in flight per SM. Any element type (wider accumulator
+// states included) fits it. H100, float sum 2^28: 55% of copy
+// (docs/results/scan-ladder-h100-2026-11-23.txt); the 4-byte native scans the
+// public API runs on the warp-specialised kernel instead (92%).
+using LookbackDefaultPolicy = LookbackPolicy<256, 4, 4, 4>;
 
 // Where the tiles lie for one call (computed on the host from the pointers).
 struct ScanLayout {

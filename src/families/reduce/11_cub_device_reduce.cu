@@ -15,14 +15,12 @@
 //   everything else:  [ acc_t result (256 B) ][ CUB temp storage ]
 #include <cuda_runtime.h>
 
-#include <array>
 #include <cub/device/device_reduce.cuh>
-#include <span>
 #include <type_traits>
 
-#include "tessera/blocks/reducers.hpp"
+#include "families/reduce/cuda_rungs.hpp"
 #include "tessera/blocks/multipass.cuh"
-#include "families/reduce/contract.hpp"
+#include "tessera/blocks/reducers.hpp"
 #include "tessera/core/cuda_check.hpp"
 
 namespace tessera::reduce_impl {
@@ -86,6 +84,8 @@ void run_cub_for(const ReduceCall& call) {
   }
 }
 
+}  // namespace
+
 void run_cub_device_reduce(const ReduceCall& call) {
   gpu::dispatch_or_throw("cub_device_reduce", call.spec, [&]<class R>() { run_cub_for<R>(call); });
 }
@@ -100,16 +100,5 @@ std::size_t ws_cub_device_reduce(const ReduceSpec& spec) {
 }
 
 bool supports_cub_device_reduce(const ReduceSpec& spec) { return gpu::reducer_exists(spec); }
-
-const std::array<ReduceVariant, 1> vendor_table{{
-    {{"reduce", "cub_device_reduce", 11, Backend::cuda, Role::vendor,
-      "cub::DeviceReduce (Sum; TransformReduce with the reducer's lift/combine otherwise): the vendor baseline",
-      true},
-     supports_cub_device_reduce, ws_cub_device_reduce, run_cub_device_reduce},
-}};
-
-}  // namespace
-
-std::span<const ReduceVariant> vendor_variants() { return vendor_table; }
 
 }  // namespace tessera::reduce_impl

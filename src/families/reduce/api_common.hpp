@@ -1,41 +1,52 @@
-// Argument validation shared by the CUDA and CPU-only builds of the public
-// reduce API: everything is checked before anything runs or is written.
+// What the public reduce API shares between the CUDA and the CPU-only builds:
+// argument validation (everything is checked before anything runs or is
+// written) and the per-build entry points the templates of api_entries.cpp
+// call.
 #pragma once
 
 #include <fmt/format.h>
 
 #include <string>
 
-#include "tessera/blocks/reducers.hpp"
 #include "families/reduce/contract.hpp"
+#include "families/reduce/policy.hpp"
+#include "tessera/blocks/reducers.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/reduce.hpp"
 
 namespace tessera::reduce_impl {
 
+inline constexpr const char* API = "tessera::reduce";
+
 inline std::string describe(const ReduceSpec& s) {
   return fmt::format("{} {} (accumulator {}, n = {})", to_string(s.dtype), to_string(s.op), to_string(s.accum), s.n);
 }
 
-// Resolves the variant (by name or the default) and checks that it can run
-// `spec`; throws Error naming the problem otherwise.
-inline const ReduceVariant& resolve(const ReduceSpec& spec, const std::string& name, const void* in, const void* out) {
-  require(out != nullptr, "tessera::reduce: d_out is a null pointer");
-  require(in != nullptr || spec.n == 0,
-          fmt::format("tessera::reduce: d_in is a null pointer but n = {}", spec.n));
+// The variant (by name or the policy's pick), checked against `spec`;
+// throws Error naming the problem otherwise.
+inline const ReduceVariant& resolve(const ReduceSpec& spec, const std::string& name) {
   require(dispatch_reducer(spec.dtype, spec.op, spec.accum, []<class>() {}),
-          fmt::format("tessera::reduce: unsupported combination {}; accumulators other than native apply to "
-                      "float sums only",
+          fmt::format("{}: unsupported combination {}; accumulators other than native apply to float sums only", API,
                       describe(spec)));
-  const std::string chosen = name.empty() ? reduce_default_variant(spec.dtype, spec.op, spec.accum, spec.n) : name;
-  const ReduceVariant* v = find_variant(chosen);
-  if (v == nullptr) {
-    std::string names;
-    for (const auto& var : all_variants()) names += fmt::format("{}{}", names.empty() ? "" : ", ", var.info.name);
-    throw Error(fmt::format("tessera::reduce: no variant named '{}' (variants: {})", chosen, names));
-  }
-  require(v->supports(spec), fmt::format("tessera::reduce: variant '{}' does not support {}", chosen, describe(spec)));
-  return *v;
+  const std::string chosen = name.empty() ? std::string(policy_pick(spec)) : name;
+  const ReduceVariant& v = variants_ladder().at(chosen, API);
+  require(v.supports(spec), fmt::format("{}: variant '{}' does not support {}", API, chosen, describe(spec)));
+  return v;
 }
+
+// resolve() plus the pointer checks every call makes first.
+inline const ReduceVariant& resolve(const ReduceSpec& spec, const std::string& name, const void* in, const void* out) {
+  require(out != nullptr, fmt::format("{}: d_out is a null pointer", API));
+  require(in != nullptr || spec.n == 0, fmt::format("{}: d_in is a null pointer but n = {}", API, spec.n));
+  return resolve(spec, name);
+}
+
+inline ReduceSpec spec_of(Dtype dtype, std::size_t n, const ReduceOptions& o) { return {dtype, o.op, o.accum, n}; }
+
+// The build's bodies of the public calls (api.cpp in CUDA builds, api_cpu.cpp
+// in CPU-only builds). `out_on_host`: tessera::reduce's own result on the
+// host, else tessera::reduce_into's `d_out`.
+void reduce_entry(Dtype dtype, const void* in, std::size_t n, void* out, bool out_on_host, const ReduceOptions& o);
+std::size_t reduce_entry_workspace(Dtype dtype, std::size_t n, const ReduceOptions& o);
 
 }  // namespace tessera::reduce_impl

@@ -1,13 +1,12 @@
 // The reduce pattern's internal contract: what one call carries and what one
 // registered variant provides. Every rung (CPU, CUDA, vendor) fills a
-// ReduceVariant; the public API and the harness only go through this table.
+// ReduceVariant; the public API and the harness only go through the ladder.
 #pragma once
 
 #include <cstddef>
-#include <span>
 
-#include "tessera/core/types.hpp"
 #include "ladder/ladder.hpp"
+#include "tessera/core/types.hpp"
 #include "tessera/core/variant.hpp"
 
 namespace tessera::reduce_impl {
@@ -40,15 +39,8 @@ struct ReduceVariant {
   void (*run)(const ReduceCall&);
 };
 
-// The tables, one per backend (src/cpu/reduce, src/cuda/reduce, src/vendor).
-std::span<const ReduceVariant> cpu_variants();
-std::span<const ReduceVariant> cuda_variants();    // empty in CPU-only builds
-std::span<const ReduceVariant> vendor_variants();  // empty in CPU-only builds
-
-// Every variant, ladder order (step, then table order).
-std::span<const ReduceVariant> all_variants();
-// The ladder itself (the lab build adds its tuning rows to it).
+// The ladder (ladder.cpp's one table, in step order): all(), find(name),
+// at(name, who). The lab build adds its tuning rows to it.
 ladder::Ladder<ReduceVariant>& variants_ladder();
-const ReduceVariant* find_variant(std::string_view name);
 
 }  // namespace tessera::reduce_impl

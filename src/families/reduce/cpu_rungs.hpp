@@ -1,4 +1,4 @@
-// The CPU rungs of the reduction ladder (see variants.cpp for the table).
+// The CPU rungs of the reduction ladder (ladder.cpp holds the table).
 #pragma once
 
 #include "families/reduce/contract.hpp"

@@ -1,10 +1,11 @@
-// The CUDA rungs of the reduce ladder (steps 2-10). Each rung provides
+// The CUDA rungs of the reduce ladder (steps 2-10) and the vendor baseline
+// (step 11). Each rung provides
 //   run_X(call)        enqueue the reduction on call.stream (no allocation, no
 //                      host synchronisation: graph-capturable);
 //   ws_X(spec)         workspace bytes run_X needs (0 when n == 0);
 //   supports_X(spec)   whether the rung handles (dtype, op, accum).
-// variants.cpp turns them into the ReduceVariant table. Plain C++: no CUDA
-// headers needed to include this.
+// ladder.cpp turns them into the family's table. Plain C++: no CUDA headers
+// needed to include this.
 #pragma once
 
 #include <cstddef>
@@ -42,6 +43,8 @@ TESSERA_DECLARE_REDUCE_RUNG(warp_shuffle_down)
 TESSERA_DECLARE_REDUCE_RUNG(warp_shuffle_xor)
 // 10_single_pass.cu
 TESSERA_DECLARE_REDUCE_RUNG(single_pass)
+// 11_cub_device_reduce.cu
+TESSERA_DECLARE_REDUCE_RUNG(cub_device_reduce)
 
 #undef TESSERA_DECLARE_REDUCE_RUNG
 

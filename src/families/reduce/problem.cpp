@@ -90,7 +90,7 @@ class ReduceProblem final : public Problem {
              std::string(to_string(dist)), {spec.n}};
     fill_random(input_.data(), spec.dtype, spec.n, seed, dist);
     // The reference answer: the step-0 rung, serial and compensated.
-    const ReduceVariant* ref = reduce_impl::find_variant("cpu_reference");
+    const ReduceVariant* ref = reduce_impl::variants_ladder().find("cpu_reference");
     ref->run({spec_, input_.data(), expected_.bytes, nullptr, nullptr});
     abs_sum_ = absolute_sum();
 #if TESSERA_HAVE_CUDA
@@ -107,12 +107,12 @@ class ReduceProblem final : public Problem {
     return {in_bytes + 8.0, double(spec_.n), Bound::memory};
   }
   bool supports(const VariantInfo& v) const override {
-    const ReduceVariant* rv = reduce_impl::find_variant(v.name);
+    const ReduceVariant* rv = reduce_impl::variants_ladder().find(v.name);
     return rv != nullptr && (v.backend == Backend::cpu || gpu_) && rv->supports(spec_);
   }
   std::string api_pick(bool gpu) const override { return gpu ? reduce_default_variant(spec_.dtype, spec_.op, spec_.accum, spec_.n) : "cpu_openmp"; }
   std::unique_ptr<Instance> bind(const VariantInfo& v) override {
-    return std::make_unique<ReduceInstance>(*this, *reduce_impl::find_variant(v.name));
+    return std::make_unique<ReduceInstance>(*this, reduce_impl::variants_ladder().at(v.name, "reduce"));
   }
 
   const ReduceSpec& spec() const { return spec_; }
@@ -228,11 +228,7 @@ class ReducePattern final : public Pattern {
  public:
   std::string_view name() const override { return "reduce"; }
 
-  std::vector<VariantInfo> variants() const override {
-    std::vector<VariantInfo> out;
-    for (const auto& v : reduce_impl::all_variants()) out.push_back(v.info);
-    return out;
-  }
+  std::vector<VariantInfo> variants() const override { return reduce_impl::variants_ladder().infos(); }
 
   std::vector<ProblemFactory> verify_problems(const RunOptions& o) const override {
     std::vector<std::size_t> sizes;

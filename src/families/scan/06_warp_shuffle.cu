@@ -5,7 +5,7 @@
 // What it changes over step 5: phase 2 leaves shared memory. Each warp scans
 // its 32 subsection totals in registers with __shfl_up_sync (five steps, no
 // barrier), lane 31 stores the warp's total, and after one barrier every warp
-// scans the 8 warp totals itself (src/cuda/common/warp_scan.cuh,
+// scans the 8 warp totals itself (tessera/blocks/warp_scan.cuh,
 // block_scan.cuh): one barrier instead of eight, and 8 shared slots instead
 // of 512. Same 2048-element sections, same hierarchical add-back (step 7).
 //

@@ -14,16 +14,14 @@
 // is graph-capturable. In place (in == out) is supported by CUB.
 #include <cuda_runtime.h>
 
-#include <array>
 #include <cub/device/device_scan.cuh>
-#include <span>
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/iterator/transform_output_iterator.h>
 #include <type_traits>
 
-#include "tessera/blocks/scan_ops.hpp"
+#include "families/scan/cuda_rungs.hpp"
 #include "families/scan/hierarchy.cuh"
-#include "families/scan/contract.hpp"
+#include "tessera/blocks/scan_ops.hpp"
 #include "tessera/core/cuda_check.hpp"
 
 namespace tessera::scan_impl {
@@ -91,6 +89,8 @@ void run_cub_for(const ScanCall& call) {
               static_cast<typename R::in_t*>(call.out), n, call.spec.exclusive, call.stream);
 }
 
+}  // namespace
+
 void run_cub_device_scan(const ScanCall& call) {
   dispatch_scan_or_throw("cub_device_scan", call.spec, [&]<class R>() { run_cub_for<R>(call); });
 }
@@ -103,16 +103,6 @@ std::size_t ws_cub_device_scan(const ScanSpec& spec) {
   return bytes;
 }
 
-const std::array<ScanVariant, 1> vendor_table{{
-    {{"scan", "cub_device_scan", 10, Backend::cuda, Role::vendor,
-      "cub::DeviceScan (Inclusive/ExclusiveSum; Inclusive/ExclusiveScan with the reducer's combine, through lift / "
-      "finish iterators for wider float accumulators): the vendor baseline",
-      false},
-     scan_spec_supported, ws_cub_device_scan, run_cub_device_scan},
-}};
-
-}  // namespace
-
-std::span<const ScanVariant> vendor_variants() { return vendor_table; }
+bool supports_cub_device_scan(const ScanSpec& spec) { return scan_spec_supported(spec); }
 
 }  // namespace tessera::scan_impl

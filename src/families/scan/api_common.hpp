@@ -1,5 +1,7 @@
-// Argument validation shared by the CUDA and CPU-only builds of the public
-// scan API: everything is checked before anything runs or is written.
+// What the public scan API shares between the CUDA and the CPU-only builds:
+// argument validation (everything is checked before anything runs or is
+// written) and the per-build entry points the templates of api_entries.cpp
+// call.
 #pragma once
 
 #include <fmt/format.h>
@@ -7,18 +9,13 @@
 #include <cstdint>
 #include <string>
 
-#include "tessera/blocks/scan_ops.hpp"
 #include "families/scan/contract.hpp"
+#include "families/scan/policy.hpp"
+#include "tessera/blocks/scan_ops.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/scan.hpp"
 
 namespace tessera::scan_impl {
-
-// The body of tessera::inclusive_scan / exclusive_scan for every element type
-// (src/api/scan_api_entries.cpp): scan_api.cpp in CUDA builds, scan_api_cpu.cpp
-// in CPU-only builds.
-void scan_entry(Dtype dtype, const void* in, void* out, std::size_t n, Op op, bool exclusive,
-                const ScanOptions& options);
 
 inline const char* api_name(bool exclusive) {
   return exclusive ? "tessera::exclusive_scan" : "tessera::inclusive_scan";
@@ -28,8 +25,24 @@ inline std::string describe(const ScanSpec& s) {
   return fmt::format("{} {} (accumulator {}, n = {})", to_string(s.dtype), to_string(s.op), to_string(s.accum), s.n);
 }
 
-// Resolves the variant (by name or the default) and checks the arguments;
+inline ScanSpec spec_of(Dtype dtype, std::size_t n, bool exclusive, const ScanOptions& o) {
+  return {dtype, o.op, o.accum, exclusive, n};
+}
+
+// The variant (by name or the policy's pick), checked against `spec`;
 // throws Error naming the problem otherwise.
+inline const ScanVariant& resolve(const ScanSpec& spec, const std::string& name) {
+  const char* who = api_name(spec.exclusive);
+  require(scan_supported(spec.dtype, spec.op, spec.accum),
+          fmt::format("{}: unsupported combination {}; accumulators other than native apply to float sums only", who,
+                      describe(spec)));
+  const std::string chosen = name.empty() ? std::string(policy_pick(spec)) : name;
+  const ScanVariant& v = variants_ladder().at(chosen, who);
+  require(v.supports(spec), fmt::format("{}: variant '{}' does not support {}", who, chosen, describe(spec)));
+  return v;
+}
+
+// The pointer checks every call makes first, then resolve().
 inline const ScanVariant& resolve(const ScanSpec& spec, const std::string& name, const void* in, const void* out) {
   const char* who = api_name(spec.exclusive);
   if (spec.n > 0) {
@@ -42,19 +55,11 @@ inline const ScanVariant& resolve(const ScanSpec& spec, const std::string& name,
                         "d_out == d_in, or use separate arrays",
                         who, in, bytes, out, bytes));
   }
-  require(scan_supported(spec.dtype, spec.op, spec.accum),
-          fmt::format("{}: unsupported combination {}; accumulators other than native apply to float sums only", who,
-                      describe(spec)));
-  const std::string chosen =
-      name.empty() ? scan_default_variant(spec.dtype, spec.op, spec.accum, spec.exclusive, spec.n) : name;
-  const ScanVariant* v = find_variant(chosen);
-  if (v == nullptr) {
-    std::string names;
-    for (const auto& var : all_variants()) names += fmt::format("{}{}", names.empty() ? "" : ", ", var.info.name);
-    throw Error(fmt::format("{}: no variant named '{}' (variants: {})", who, chosen, names));
-  }
-  require(v->supports(spec), fmt::format("{}: variant '{}' does not support {}", who, chosen, describe(spec)));
-  return *v;
+  return resolve(spec, name);
 }
+
+// The build's body of the public calls (api.cpp in CUDA builds, api_cpu.cpp
+// in CPU-only builds).
+void scan_entry(Dtype dtype, const void* in, std::size_t n, void* out, bool exclusive, const ScanOptions& o);
 
 }  // namespace tessera::scan_impl

@@ -1,23 +1,24 @@
-// Public scan API in CPU-only builds: pointers are host pointers and the CPU
-// rungs run.
-#if !TESSERA_HAVE_CUDA  // CPU-only builds; api.cpp serves CUDA builds
+// The public scan API's body in CPU-only builds: pointers are host pointers
+// and the CPU rungs run. api.cpp serves CUDA builds.
+#if !TESSERA_HAVE_CUDA
 #include <vector>
 
 #include "families/scan/api_common.hpp"
 
-namespace tessera {
+namespace tessera::scan_impl {
 
-void scan_impl::scan_entry(Dtype dtype, const void* in, void* out, std::size_t n, Op op, bool exclusive,
-                           const ScanOptions& options) {
-  const scan_impl::ScanSpec spec{dtype, op, options.accum, exclusive, n};
-  const auto& v = scan_impl::resolve(spec, options.variant, in, out);
+void scan_entry(Dtype dtype, const void* in, std::size_t n, void* out, bool exclusive, const ScanOptions& o) {
+  const ScanSpec spec = spec_of(dtype, n, exclusive, o);
+  const ScanVariant& v = resolve(spec, o.variant, in, out);
   if (n == 0) return;
-  std::vector<unsigned char> ws(v.workspace_bytes(spec));
-  v.run({spec, in, out, ws.data(), options.stream});
+  const std::size_t need = v.workspace_bytes(spec);
+  const bool given = o.workspace.ptr != nullptr;
+  require(!given || o.workspace.bytes >= need, fmt::format("{}: the workspace holds {} B but this call needs {} B",
+                                                           api_name(exclusive), o.workspace.bytes, need));
+  std::vector<unsigned char> own(given ? 0 : need);
+  v.run({spec, in, out, given ? o.workspace.ptr : own.data(), o.stream});
 }
 
-std::string scan_default_variant(Dtype, Op, Accum, bool, std::size_t) { return "cpu_openmp"; }
-
-}  // namespace tessera
+}  // namespace tessera::scan_impl
 
 #endif  // !TESSERA_HAVE_CUDA

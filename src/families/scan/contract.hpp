@@ -5,11 +5,10 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <span>
-#include <string_view>
 
-#include "tessera/core/types.hpp"
 #include "ladder/ladder.hpp"
+#include "tessera/core/options.hpp"
+#include "tessera/core/types.hpp"
 #include "tessera/core/variant.hpp"
 
 namespace tessera::scan_impl {
@@ -44,26 +43,19 @@ struct ScanVariant {
   void (*run)(const ScanCall&);
 };
 
-// The tables, one per backend (src/cpu/scan, src/cuda/scan, src/vendor).
-std::span<const ScanVariant> cpu_variants();
-std::span<const ScanVariant> cuda_variants();    // empty in CPU-only builds
-std::span<const ScanVariant> vendor_variants();  // empty in CPU-only builds
-
-// Every variant, ladder order (step, then table order).
-std::span<const ScanVariant> all_variants();
-// The ladder itself (the lab build adds its tuning rows to it).
+// The ladder (ladder.cpp's one table, in step order): all(), find(name),
+// at(name, who). The lab build adds its tuning rows to it (lab/scan/).
 ladder::Ladder<ScanVariant>& variants_ladder();
-const ScanVariant* find_variant(std::string_view name);
 
 // ---- device-wide exclusive sum for other patterns (CUDA builds only) -------
 //
-// tessera's best scan (the single-pass decoupled look-back kernel of
-// src/cuda/scan/09_lookback.cu), as a plain entry point for patterns that turn
-// flags or counts into output offsets:
+// tessera's single-pass decoupled look-back scan (the kernel of 09_lookback.cu,
+// tessera/blocks/lookback_tile.cuh, which any element width fits), as a plain
+// entry point for patterns that turn flags or counts into output offsets:
 //
 //   const std::size_t ws = scan_impl::exclusive_sum_workspace_bytes(Dtype::u32, n);
 //   // ... allocate ws bytes of device memory (cudaMalloc alignment) ...
-//   scan_impl::exclusive_sum(d_flags, d_offsets, n, d_count, d_ws, stream);
+//   scan_impl::exclusive_sum(d_flags, d_offsets, n, d_count, d_ws, ws, stream);
 //
 // out[i] = in[0] + ... + in[i-1] (out[0] = 0), wrapping modulo 2^32 (uint32)
 // or 2^64 (int64, two's complement). `total`, when not null, receives
@@ -87,12 +79,13 @@ void exclusive_sum(const std::int64_t* in, std::int64_t* out, std::size_t n, std
 // An affine map x -> a * x + b modulo 2^32. Scanning with composition (left
 // map first) is associative and not commutative: the test of
 // tessera::scan_with (include/tessera/scan.cuh), instantiated in
-// src/cuda/scan/user_op_check.cu. Returns the cudaError_t as an int.
+// user_op_check.cu so that the plain C++ GPU tests can call it. Throws what
+// scan_with throws.
 struct Affine32 {
   std::uint32_t a, b;
 };
 std::size_t affine_scan_workspace_bytes(std::size_t n);
-int affine_scan(const Affine32* in, Affine32* out, std::size_t n, bool exclusive, void* workspace,
-                std::size_t workspace_bytes, stream_t stream);
+void affine_scan(const Affine32* in, std::size_t n, Affine32* out, bool exclusive, Workspace workspace,
+                 stream_t stream);
 
 }  // namespace tessera::scan_impl

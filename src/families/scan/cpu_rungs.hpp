@@ -1,4 +1,4 @@
-// The CPU rungs of the scan ladder (see variants.cpp for the table).
+// The CPU rungs of the scan ladder (ladder.cpp holds the table).
 #pragma once
 
 #include "families/scan/contract.hpp"

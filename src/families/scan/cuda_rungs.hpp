@@ -1,10 +1,12 @@
-// The CUDA rungs of the scan ladder (steps 2-9). Each rung provides
+// The CUDA rungs of the scan ladder (steps 2-9) and the vendor baseline
+// (step 10). Each rung provides
 //   run_X(call)        enqueue the scan on call.stream (no allocation, no host
 //                      synchronisation: graph-capturable);
 //   ws_X(spec)         workspace bytes run_X needs (0 when n == 0);
 //   supports_X(spec)   whether the rung handles (dtype, op, accum).
-// variants.cpp turns them into the ScanVariant table. Plain C++: no CUDA
-// headers needed to include this.
+// ladder.cpp turns them into the family's table. Plain C++: no CUDA headers
+// needed to include this. The lab's tuning rows of step 9 are built from
+// lookback_rows.cuh's templates (lab/scan/).
 #pragma once
 
 #include <cstddef>
@@ -35,24 +37,12 @@ TESSERA_DECLARE_SCAN_RUNG(hierarchical)
 TESSERA_DECLARE_SCAN_RUNG(reduce_then_scan)
 // 08_chained.cu
 TESSERA_DECLARE_SCAN_RUNG(chained)
-// 09_lookback.cu (the alternative policies take 4-byte elements with the
-// native accumulator only: float, int32, uint32)
+// 09_lookback.cu (every type and accumulator)
 TESSERA_DECLARE_SCAN_RUNG(lookback)
-TESSERA_DECLARE_SCAN_RUNG(lookback_large_tiles)
-TESSERA_DECLARE_SCAN_RUNG(lookback_small_blocks)
-TESSERA_DECLARE_SCAN_RUNG(lookback_window32)
-TESSERA_DECLARE_SCAN_RUNG(lookback_window64)
-TESSERA_DECLARE_SCAN_RUNG(lookback_no_backoff)
-TESSERA_DECLARE_SCAN_RUNG(lookback_384x6)
-TESSERA_DECLARE_SCAN_RUNG(lookback_512x4)
-TESSERA_DECLARE_SCAN_RUNG(lookback_persistent)
-TESSERA_DECLARE_SCAN_RUNG(lookback_persistent_large)
-// 09_lookback_early.cu (4-byte native scans)
-TESSERA_DECLARE_SCAN_RUNG(lookback_early_publish)
-TESSERA_DECLARE_SCAN_RUNG(lookback_early_publish_32k)
 // 09_lookback_bulk.cu (4-byte native scans)
 TESSERA_DECLARE_SCAN_RUNG(lookback_bulk)
-TESSERA_DECLARE_SCAN_RUNG(lookback_bulk_w128)
+// 10_cub_device_scan.cu (every type and accumulator)
+TESSERA_DECLARE_SCAN_RUNG(cub_device_scan)
 
 #undef TESSERA_DECLARE_SCAN_RUNG
 

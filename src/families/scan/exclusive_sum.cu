@@ -1,15 +1,15 @@
-// scan_impl::exclusive_sum: tessera's best device-wide exclusive sum (the
-// step-9 look-back kernel, primary policy) on uint32 or int64 values, for the
-// patterns that turn flags and counts into offsets (src/patterns/scan.hpp
-// documents the contract).
+// scan_impl::exclusive_sum: tessera's device-wide exclusive sum (the step-9
+// look-back kernel, `lookback`'s policy) on uint32 or int64 values, for the
+// patterns that turn flags and counts into offsets (contract.hpp documents
+// the contract).
 #include <cuda_runtime.h>
 
 #include <cstdint>
 #include <string>
 
-#include "tessera/blocks/scan_ops.hpp"
-#include "families/scan/lookback_run.cuh"
 #include "families/scan/contract.hpp"
+#include "families/scan/lookback_run.cuh"
+#include "tessera/blocks/scan_ops.hpp"
 #include "tessera/core/error.hpp"
 
 namespace tessera::scan_impl {

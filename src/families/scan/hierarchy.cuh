@@ -20,7 +20,7 @@
 // combines the state of the section prefix with the element's local output
 // lifted back to a state: out = output(combine(S[b - 1], lift(out))). For
 // float sums with a wider accumulator that local output has been rounded to
-// float once (the tolerance in harness/problems/scan_problem.cpp allows it);
+// float once (the tolerance in families/scan/problem.cpp allows it);
 // the single-pass rungs (8, 9) never round an intermediate.
 //
 // Workspace: one acc_t array per level with more than one section

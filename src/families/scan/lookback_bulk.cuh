@@ -1,5 +1,5 @@
-// Step 9 refinement (variants lookback_bulk, lookback_bulk_w32): the
-// decoupled look-back scan with warp-specialised, persistent blocks and
+// Step 9 refinement (the row lookback_bulk; the lab's lookback_bulk_window128):
+// the decoupled look-back scan with warp-specialised, persistent blocks and
 // tiles moved by the bulk copy engine (TMA).
 //
 // What limited lookback_early_publish (84% of copy on the H100,
@@ -12,7 +12,7 @@
 //
 // Here one block per SM keeps NBUF tiles in flight and splits the work of a
 // tile across warps that never wait for each other except through per-buffer
-// mbarriers (common/mbarrier.cuh):
+// mbarriers (tessera/blocks/mbarrier.cuh):
 //   - producer warp (lane 0): takes the next tile index from the counter as
 //     soon as a buffer is free and starts one bulk copy of the whole tile
 //     into it (partial tiles at the ends are read by the others from global

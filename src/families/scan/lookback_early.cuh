@@ -1,4 +1,5 @@
-// Step 9 refinement (variants lookback_early_publish, _32k): the one-tile
+// Step 9 refinement (lookback_bulk's fallback below sm_90; the lab's rows
+// lookback_early_publish and lookback_early_publish_32k): the one-tile
 // look-back kernel of lookback_tile.cuh reordered so that the tile's
 // aggregate is published as soon as the tile is reduced, the look-back warp
 // polls only the slots still missing, and the other warps do their local
@@ -36,7 +37,7 @@
 //   us is ~0.2-0.7 TB/s of L2 requests concentrated on the ~2 KiB of status
 //   lines in flight (a few L2 slices), the very lines the publishers write:
 //   widening the window to 1 KiB cost 10 points. Hence the sparse re-poll
-//   (src/cuda/common/lookback_sparse.cuh): one sector per missing slot.
+//   (tessera/blocks/lookback_sparse.cuh): one sector per missing slot.
 //
 // ---- What this kernel changes over scan_lookback_kernel ---------------------
 //   1. The aggregate is published right after the loads land: thread total

@@ -104,7 +104,7 @@ class ScanProblem final : public Problem {
              std::string(to_string(dist)), {spec.n}};
     fill_random(input_.data(), spec.dtype, spec.n, seed, dist);
     // The reference answer: the step-0 rung, serial and compensated.
-    scan_impl::find_variant("cpu_reference")->run({spec_, input_.data(), expected_.data(), nullptr, nullptr});
+    scan_impl::variants_ladder().at("cpu_reference", "scan").run({spec_, input_.data(), expected_.data(), nullptr, nullptr});
     poison_ = choose_poison();
 #if TESSERA_HAVE_CUDA
     if (gpu_) {
@@ -117,12 +117,12 @@ class ScanProblem final : public Problem {
   const ProblemDesc& desc() const override { return desc_; }
   Cost cost() const override { return {2.0 * double(bytes_), double(spec_.n), Bound::memory}; }
   bool supports(const VariantInfo& v) const override {
-    const ScanVariant* sv = scan_impl::find_variant(v.name);
+    const ScanVariant* sv = scan_impl::variants_ladder().find(v.name);
     return sv != nullptr && (v.backend == Backend::cpu || gpu_) && sv->supports(spec_);
   }
   std::string api_pick(bool gpu) const override { return gpu ? scan_default_variant(spec_.dtype, spec_.op, spec_.accum, spec_.exclusive, spec_.n) : "cpu_openmp"; }
   std::unique_ptr<Instance> bind(const VariantInfo& v) override {
-    return std::make_unique<ScanInstance>(*this, *scan_impl::find_variant(v.name));
+    return std::make_unique<ScanInstance>(*this, scan_impl::variants_ladder().at(v.name, "scan"));
   }
 
   const ScanSpec& spec() const { return spec_; }
@@ -302,11 +302,7 @@ class ScanPattern final : public Pattern {
  public:
   std::string_view name() const override { return "scan"; }
 
-  std::vector<VariantInfo> variants() const override {
-    std::vector<VariantInfo> out;
-    for (const auto& v : scan_impl::all_variants()) out.push_back(v.info);
-    return out;
-  }
+  std::vector<VariantInfo> variants() const override { return scan_impl::variants_ladder().infos(); }
 
   std::vector<ProblemFactory> verify_problems(const RunOptions& o) const override {
     std::vector<std::size_t> sizes, ex_sizes;

@@ -9,7 +9,7 @@
 //   phase 2  the THREADS thread totals are scanned across the block: with the
 //          double-buffered Kogge-Stone of step 3 in shared memory (step 5), or
 //          with warp shuffles and one level of warp totals (step 6 on,
-//          src/cuda/common/block_scan.cuh);
+//          tessera/blocks/block_scan.cuh);
 //   phase 3  each thread adds the prefix of the threads before it to its
 //          elements, and the section goes back through shared memory to
 //          coalesced stores.

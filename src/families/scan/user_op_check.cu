@@ -16,10 +16,10 @@ struct ComposeAffine {
 
 std::size_t affine_scan_workspace_bytes(std::size_t n) { return scan_with_workspace_bytes<Affine32>(n); }
 
-int affine_scan(const Affine32* in, Affine32* out, std::size_t n, bool exclusive, void* workspace,
-                std::size_t workspace_bytes, stream_t stream) {
-  return static_cast<int>(scan_with(in, out, n, ComposeAffine{}, Affine32{1u, 0u}, exclusive, workspace,
-                                    workspace_bytes, stream));
+void affine_scan(const Affine32* in, std::size_t n, Affine32* out, bool exclusive, Workspace workspace,
+                 stream_t stream) {
+  scan_with(in, n, out, ComposeAffine{}, Affine32{1u, 0u},
+            {.exclusive = exclusive, .stream = stream, .workspace = workspace});
 }
 
 }  // namespace tessera::scan_impl

@@ -1,12 +1,17 @@
-// The persistent, pipelined look-back kernel (step 9 tuning row
-// lookback_persistent): grid = the blocks that fit on the GPU at once; each
-// block loops over tiles taken from the same atomic counter as
+// The persistent, pipelined look-back kernel (the lab's step-9 rows
+// lookback_persistent and lookback_persistent_large; H100, float sum 2^28: 31%
+// and 51% of copy, tuning_lookback.cuh): grid = the blocks that fit on the GPU
+// at once; each block loops over tiles taken from the same atomic counter as
 // scan_lookback_kernel (lookback_tile.cuh, which documents the data layout,
 // the fold and the output formula this kernel repeats), and issues the 16-byte
 // loads of its NEXT tile into registers right after the first barrier of the
 // current one, before warp 0 looks back and before the stores: DRAM reads keep
 // flowing while the look-back waits on L2, which the one-tile-per-block kernel
-// leaves to other resident blocks.
+// leaves to other resident blocks. Likely why it lost (not profiled): the next
+// tile's index is taken at the top of the current iteration, so that tile's
+// aggregate goes out only after the current tile's look-back and stores, and
+// the delays compound into a convoy (lookback_bulk publishes each aggregate as
+// its tile lands).
 //
 // Deadlock-free like the one-tile kernel: a block takes a tile only while it
 // runs, and a tile's look-back waits only on tiles taken before it, all held
@@ -18,7 +23,15 @@
 // later, after barriers every reader has passed).
 #pragma once
 
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "families/scan/lookback_rows.cuh"
+#include "tessera/blocks/launch.cuh"
 #include "tessera/blocks/lookback_tile.cuh"
+#include "tessera/blocks/multipass.cuh"
+#include "tessera/core/cuda_check.hpp"
 
 namespace tessera::gpu {
 
@@ -99,3 +112,41 @@ __global__ __launch_bounds__(P::THREADS, P::MIN_BLOCKS) void scan_lookback_persi
 }
 
 }  // namespace tessera::gpu
+
+namespace tessera::scan_impl {
+
+// The launch: the one-tile kernel's workspace and clear, grid = the blocks
+// resident at once (occupancy query; no allocation, no sync), capped by the
+// tile count.
+template <class P, class F>
+void run_lookback_persistent(const char* kernel_name, const F& f, const typename F::in_t* in,
+                             typename F::out_t* out, std::size_t n, bool exclusive, void* workspace,
+                             cudaStream_t stream) {
+  using L = gpu::LookbackScan<P, F>;
+  if (n == 0) return;
+  const gpu::ScanLayout layout = L::layout(in, out, n, exclusive);
+  int device = 0, sms = 0, per_sm = 0;
+  TESSERA_CUDA(cudaGetDevice(&device));
+  TESSERA_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  TESSERA_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gpu::scan_lookback_persistent_kernel<P, F>,
+                                                             P::THREADS, 0));
+  const std::size_t resident = static_cast<std::size_t>(sms) * static_cast<std::size_t>(per_sm > 0 ? per_sm : 1);
+  const unsigned grid = gpu::checked_grid(layout.tiles < resident ? layout.tiles : resident, kernel_name, n);
+  TESSERA_CUDA(cudaMemsetAsync(workspace, 0, L::clear_bytes(layout), stream));
+  detail::launch(kernel_name, gpu::scan_lookback_persistent_kernel<P, F>, dim3(grid), dim3(P::THREADS), 0, stream,
+                 n, in, out, layout, workspace, static_cast<typename F::out_t*>(nullptr), f);
+}
+
+// The row template of lookback_rows.cuh for this kernel.
+template <class P>
+struct PersistentLookback {
+  static void run(const char* variant, const ScanCall& call) {
+    run_four_byte_native(variant, call, [&](const auto& f, const auto* in, auto* out) {
+      run_lookback_persistent<P>("scan_lookback_persistent_kernel", f, in, out, call.spec.n, call.spec.exclusive,
+                                 call.workspace, call.stream);
+    });
+  }
+  static std::size_t workspace(const ScanSpec& spec) { return lookback_workspace<P>(spec); }
+};
+
+}  // namespace tessera::scan_impl

@@ -1,0 +1,55 @@
+// Which variant tessera::inclusive_scan / exclusive_scan pick, as data: the
+// first rule whose shape matches wins. Each rule carries the measurement that
+// chose it (GPU, size, % of ceiling and speed-up, results file and commit);
+// docs/scan.md ("Default policy") says the same in prose.
+// scan_default_variant() (api_entries.cpp) reads this table, and the
+// harness's api_pick with it.
+#pragma once
+
+#include <iterator>
+#include <string_view>
+
+#include "families/scan/contract.hpp"
+
+namespace tessera::scan_impl {
+
+struct PolicyRule {
+  bool (*matches)(const ScanSpec&);
+  std::string_view variant;
+  std::string_view evidence;
+};
+
+// float, int32 or uint32 elements with the native accumulator (sum, min, max).
+inline bool four_byte_elements_native(const ScanSpec& s) {
+  return (s.dtype == Dtype::f32 || s.dtype == Dtype::i32 || s.dtype == Dtype::u32) && s.accum == Accum::native;
+}
+inline bool any_shape(const ScanSpec&) { return true; }
+
+#if TESSERA_HAVE_CUDA
+inline constexpr PolicyRule kPolicy[] = {
+    // Any size, inclusive or exclusive: the variant itself runs the
+    // early-publishing kernel below sm_90.
+    {four_byte_elements_native, "lookback_bulk",
+     "H100, 2^28 elements: float sum 92.1% of copy = 1.13x cub_device_scan, int32 sum 92.6% = 1.14x, against "
+     "84.0% for the best one-tile look-back (docs/results/scan-bulk-h100-2026-11-23.txt and "
+     "scan-bulk-int32-h100-2026-11-23.txt, 5d4c58e)"},
+    // 8-byte elements and the wider float accumulators: the only look-back
+    // row compiled for them.
+    {any_shape, "lookback",
+     "H100, float sum 2^28: double accumulator 62.6% of copy = 1.12x cub_device_scan, Kahan 53.2% = 2.58x, "
+     "double-float 53.3% = 2.59x (docs/results/scan-l2-queue-h100-2026-11-23.json, 23efa13)"},
+};
+#else
+inline constexpr PolicyRule kPolicy[] = {
+    {any_shape, "cpu_openmp", "CPU-only build: pointers are host pointers; the parallel CPU rung"},
+};
+#endif
+
+// The variant of the first rule that matches (the last rule matches every shape).
+inline std::string_view policy_pick(const ScanSpec& spec) {
+  for (const PolicyRule& rule : kPolicy)
+    if (rule.matches(spec)) return rule.variant;
+  return std::end(kPolicy)[-1].variant;
+}
+
+}  // namespace tessera::scan_impl
