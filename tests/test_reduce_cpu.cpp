@@ -190,6 +190,18 @@ TEST(Registry, EverySupportedCombinationHasAPublicVariant) {
   }
 }
 
+// ---- the public API in every build ------------------------------------------
+
+TEST(ReduceApi, WorkspaceQueryRejectsWhatTheCallsReject) {
+  std::string msg =
+      tessera_test::error_message([] { (void)reduce_workspace_bytes<float>(100, {.variant = "no_such_variant"}); });
+  EXPECT_TRUE(tessera_test::has_substr(msg, "tessera::reduce_workspace_bytes: no variant named 'no_such_variant'"))
+      << msg;
+  msg = tessera_test::error_message([] { (void)reduce_workspace_bytes<std::int32_t>(100, {.accum = Accum::kahan}); });
+  EXPECT_TRUE(tessera_test::has_substr(msg, "kahan")) << msg;
+  EXPECT_EQ(reduce_workspace_bytes<float>(100, {.variant = "cpu_reference"}), 0u) << "the CPU rungs need no scratch";
+}
+
 // ---- the CPU rungs -------------------------------------------------------
 
 struct CpuCase {
@@ -367,7 +379,7 @@ TEST(CpuOnlyApi, ErrorsNameTheProblemAndLeaveTheOutputAlone) {
   std::int64_t outi = 42;
 
   std::string msg = tessera_test::error_message([&] { reduce_into<float>(nullptr, 10, &out); });
-  EXPECT_TRUE(tessera_test::has_substr(msg, "d_in"));
+  EXPECT_TRUE(tessera_test::has_substr(msg, "tessera::reduce_into: d_in"));
   EXPECT_TRUE(tessera_test::has_substr(msg, "null"));
   EXPECT_EQ(out, 42.0f);
 

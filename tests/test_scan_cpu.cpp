@@ -307,6 +307,11 @@ TEST(ScanApi, ArgumentErrorsNameTheProblemAndWriteNothing) {
   std::string msg = error_message([&] { inclusive_scan<float>(nullptr, 100, y.data()); });
   EXPECT_TRUE(has_substr(msg, "d_in"));
   EXPECT_TRUE(has_substr(msg, "inclusive_scan"));
+  // The workspace query rejects what the calls reject, under its own name.
+  msg = error_message([&] { (void)scan_workspace_bytes<float>(100, {.variant = "no_such_variant"}); });
+  EXPECT_TRUE(has_substr(msg, "tessera::scan_workspace_bytes: no variant named 'no_such_variant'")) << msg;
+  msg = error_message([&] { (void)scan_workspace_bytes<std::int32_t>(100, {.accum = Accum::dfloat}); });
+  EXPECT_TRUE(has_substr(msg, "dfloat")) << msg;
   msg = error_message([&] { exclusive_scan<float>(x.data(), 100, nullptr); });
   EXPECT_TRUE(has_substr(msg, "d_out"));
   EXPECT_TRUE(has_substr(msg, "exclusive_scan"));

@@ -128,7 +128,7 @@ struct LookbackScan {
   static std::size_t clear_bytes(const ScanLayout& l) { return COUNTER_BYTES + TileStatus<acc_t>::bytes(l.tiles); }
 };
 
-// ---- the per-tile steps, shared with the persistent kernel (lookback_persistent.cuh)
+// ---- the per-tile steps, shared with the lab's persistent kernel (lab/scan/lookback_persistent.cuh)
 
 // s[k][j] = state of elements (k, 0..j) of this thread, from registers.
 template <class P, class F>

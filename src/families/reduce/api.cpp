@@ -27,42 +27,43 @@ std::size_t result_offset(std::size_t variant_bytes) {
 
 std::size_t result_bytes(Dtype dtype) { return dtype == Dtype::f32 ? sizeof(float) : 8; }
 
-void check_memory(const ReduceVariant& v, const void* in, std::size_t n, const void* out) {
+void check_memory(const ReduceVariant& v, const void* in, std::size_t n, const void* out, const char* who) {
   const Memory want = v.info.backend == Backend::cpu ? Memory::host : Memory::device;
   const char* where = want == Memory::host ? "host" : "device";
   if (n > 0)
     require(memory_of(in) == want,
-            fmt::format("{}: d_in must point to {} memory for variant '{}'", API, where, v.info.name));
+            fmt::format("{}: d_in must point to {} memory for variant '{}'", who, where, v.info.name));
   require(memory_of(out) == want,
-          fmt::format("{}: d_out must point to {} memory for variant '{}'", API, where, v.info.name));
+          fmt::format("{}: d_out must point to {} memory for variant '{}'", who, where, v.info.name));
 }
 
 }  // namespace
 
 void reduce_entry(Dtype dtype, const void* in, std::size_t n, void* out, bool out_on_host, const ReduceOptions& o) {
+  const char* who = api_name(out_on_host);
   const ReduceSpec spec = spec_of(dtype, n, o);
-  const ReduceVariant& v = resolve(spec, o.variant, in, out);
+  const ReduceVariant& v = resolve(spec, o.variant, in, out, who);
   const std::size_t ws_bytes = v.workspace_bytes(spec);
   if (v.info.backend == Backend::cpu) {
-    check_memory(v, in, n, out);
+    check_memory(v, in, n, out, who);
     std::vector<unsigned char> ws(ws_bytes);
     TESSERA_CUDA(cudaStreamSynchronize(o.stream));  // CPU variants run in stream order
     v.run({spec, in, out, ws.data(), o.stream});
     return;
   }
   if (!out_on_host) {
-    check_memory(v, in, n, out);
-    AsyncScratch ws(ws_bytes, o.workspace, o.stream, API);
+    check_memory(v, in, n, out, who);
+    AsyncScratch ws(ws_bytes, o.workspace, o.stream, who);
     v.run({spec, in, out, ws.get(), o.stream});
     return;
   }
   // tessera::reduce: the result goes through a device slot to the host.
   if (n > 0)
     require(memory_of(in) == Memory::device,
-            fmt::format("{}: d_in must point to device memory for variant '{}'", API, v.info.name));
+            fmt::format("{}: d_in must point to device memory for variant '{}'", who, v.info.name));
   {
     const std::size_t at = result_offset(ws_bytes);
-    AsyncScratch ws(at + RESULT_SLOT, o.workspace, o.stream, API);
+    AsyncScratch ws(at + RESULT_SLOT, o.workspace, o.stream, who);
     void* d_result = static_cast<unsigned char*>(ws.get()) + at;
     v.run({spec, in, d_result, ws.get(), o.stream});
     TESSERA_CUDA(cudaMemcpyAsync(out, d_result, result_bytes(dtype), cudaMemcpyDeviceToHost, o.stream));
@@ -72,7 +73,7 @@ void reduce_entry(Dtype dtype, const void* in, std::size_t n, void* out, bool ou
 
 std::size_t reduce_entry_workspace(Dtype dtype, std::size_t n, const ReduceOptions& o) {
   const ReduceSpec spec = spec_of(dtype, n, o);
-  const ReduceVariant& v = resolve(spec, o.variant);
+  const ReduceVariant& v = resolve(spec, o.variant, WORKSPACE_QUERY);
   const std::size_t bytes = v.workspace_bytes(spec);
   return v.info.backend == Backend::cpu ? bytes : result_offset(bytes) + RESULT_SLOT;
 }

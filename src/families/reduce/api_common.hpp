@@ -16,29 +16,32 @@
 
 namespace tessera::reduce_impl {
 
-inline constexpr const char* API = "tessera::reduce";
+// The call an error message names.
+inline const char* api_name(bool out_on_host) { return out_on_host ? "tessera::reduce" : "tessera::reduce_into"; }
+inline constexpr const char* WORKSPACE_QUERY = "tessera::reduce_workspace_bytes";
 
 inline std::string describe(const ReduceSpec& s) {
   return fmt::format("{} {} (accumulator {}, n = {})", to_string(s.dtype), to_string(s.op), to_string(s.accum), s.n);
 }
 
 // The variant (by name or the policy's pick), checked against `spec`;
-// throws Error naming the problem otherwise.
-inline const ReduceVariant& resolve(const ReduceSpec& spec, const std::string& name) {
+// throws Error naming `who` and the problem otherwise.
+inline const ReduceVariant& resolve(const ReduceSpec& spec, const std::string& name, const char* who) {
   require(dispatch_reducer(spec.dtype, spec.op, spec.accum, []<class>() {}),
-          fmt::format("{}: unsupported combination {}; accumulators other than native apply to float sums only", API,
+          fmt::format("{}: unsupported combination {}; accumulators other than native apply to float sums only", who,
                       describe(spec)));
   const std::string chosen = name.empty() ? std::string(policy_pick(spec)) : name;
-  const ReduceVariant& v = variants_ladder().at(chosen, API);
-  require(v.supports(spec), fmt::format("{}: variant '{}' does not support {}", API, chosen, describe(spec)));
+  const ReduceVariant& v = variants_ladder().at(chosen, who);
+  require(v.supports(spec), fmt::format("{}: variant '{}' does not support {}", who, chosen, describe(spec)));
   return v;
 }
 
-// resolve() plus the pointer checks every call makes first.
-inline const ReduceVariant& resolve(const ReduceSpec& spec, const std::string& name, const void* in, const void* out) {
-  require(out != nullptr, fmt::format("{}: d_out is a null pointer", API));
-  require(in != nullptr || spec.n == 0, fmt::format("{}: d_in is a null pointer but n = {}", API, spec.n));
-  return resolve(spec, name);
+// The pointer checks every call makes first, then resolve().
+inline const ReduceVariant& resolve(const ReduceSpec& spec, const std::string& name, const void* in, const void* out,
+                                    const char* who) {
+  require(out != nullptr, fmt::format("{}: d_out is a null pointer", who));
+  require(in != nullptr || spec.n == 0, fmt::format("{}: d_in is a null pointer but n = {}", who, spec.n));
+  return resolve(spec, name, who);
 }
 
 inline ReduceSpec spec_of(Dtype dtype, std::size_t n, const ReduceOptions& o) { return {dtype, o.op, o.accum, n}; }

@@ -17,9 +17,11 @@
 
 namespace tessera::scan_impl {
 
+// The call an error message names.
 inline const char* api_name(bool exclusive) {
   return exclusive ? "tessera::exclusive_scan" : "tessera::inclusive_scan";
 }
+inline constexpr const char* WORKSPACE_QUERY = "tessera::scan_workspace_bytes";
 
 inline std::string describe(const ScanSpec& s) {
   return fmt::format("{} {} (accumulator {}, n = {})", to_string(s.dtype), to_string(s.op), to_string(s.accum), s.n);
@@ -30,9 +32,8 @@ inline ScanSpec spec_of(Dtype dtype, std::size_t n, bool exclusive, const ScanOp
 }
 
 // The variant (by name or the policy's pick), checked against `spec`;
-// throws Error naming the problem otherwise.
-inline const ScanVariant& resolve(const ScanSpec& spec, const std::string& name) {
-  const char* who = api_name(spec.exclusive);
+// throws Error naming `who` and the problem otherwise.
+inline const ScanVariant& resolve(const ScanSpec& spec, const std::string& name, const char* who) {
   require(scan_supported(spec.dtype, spec.op, spec.accum),
           fmt::format("{}: unsupported combination {}; accumulators other than native apply to float sums only", who,
                       describe(spec)));
@@ -55,7 +56,7 @@ inline const ScanVariant& resolve(const ScanSpec& spec, const std::string& name,
                         "d_out == d_in, or use separate arrays",
                         who, in, bytes, out, bytes));
   }
-  return resolve(spec, name);
+  return resolve(spec, name, who);
 }
 
 // The build's body of the public calls (api.cpp in CUDA builds, api_cpu.cpp

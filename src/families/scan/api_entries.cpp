@@ -28,7 +28,8 @@ std::size_t scan_workspace_bytes(std::size_t n, const ScanOptions& options) {
   std::size_t bytes = 0;
   for (bool exclusive : {false, true}) {
     const auto spec = scan_impl::spec_of(dtype_of<T>(), n, exclusive, options);
-    bytes = std::max(bytes, scan_impl::resolve(spec, options.variant).workspace_bytes(spec));
+    const auto& v = scan_impl::resolve(spec, options.variant, scan_impl::WORKSPACE_QUERY);
+    bytes = std::max(bytes, v.workspace_bytes(spec));
   }
   return bytes;
 }
