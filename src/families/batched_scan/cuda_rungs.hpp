@@ -35,9 +35,9 @@ static_assert(TilePolicy::ITEMS % 8 == 4, "float4 item reads conflict-free");
 static_assert(TilePolicy::TILE >= 10000 + 3, "the seismic trace length fits one tile");
 
 // Rows up to SHORT_ROW_MAX_LEN share warps (step 7: 4 samples per lane, at
-// most 32 lanes per row); up to FUSED_MAX_LEN they go to the fused one-pass kernel (one tile, minus 3
-// for the alignment shift of the row's first sample); longer rows to the
-// multi-tile path.
+// most 32 lanes per row); up to FUSED_MAX_LEN they go to the fused one-pass
+// kernel (one tile, minus 3 for the alignment shift of the row's first
+// sample); longer rows to the multi-tile path.
 inline constexpr std::size_t SHORT_ROW_MAX_LEN = 128;
 // The 8-byte accumulators' lanes take 8 samples each (07_short_rows.cu):
 // their rows of up to 256 samples fit one warp.
