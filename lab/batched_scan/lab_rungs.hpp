@@ -10,20 +10,15 @@
 
 namespace tessera::batched_scan_impl {
 
-#define TESSERA_BSCAN_LAB_RUNG(x)           \
-  void run_##x(const ScanCall& call);       \
-  std::size_t ws_##x(const ScanSpec& spec); \
-  bool supports_##x(const ScanSpec& spec);
-TESSERA_BSCAN_LAB_RUNG(fused_occupancy)
-TESSERA_BSCAN_LAB_RUNG(fused_pipelined)
-TESSERA_BSCAN_LAB_RUNG(fused_pipelined_two_stages)
-TESSERA_BSCAN_LAB_RUNG(fused_pipelined_register_stores)
-TESSERA_BSCAN_LAB_RUNG(fused_pipelined_two_blocks)
-TESSERA_BSCAN_LAB_RUNG(fused_pipelined_two_chains)
-TESSERA_BSCAN_LAB_RUNG(fused_pipelined_masked)
-TESSERA_BSCAN_LAB_RUNG(fused_pipelined_two_chains_lean)
-TESSERA_BSCAN_LAB_RUNG(fused_pipelined_four_chains_lean)
-TESSERA_BSCAN_LAB_RUNG(fused_pipelined_lazy)
-#undef TESSERA_BSCAN_LAB_RUNG
+TESSERA_BSCAN_DECLARE_RUNG(fused_occupancy)
+TESSERA_BSCAN_DECLARE_RUNG(fused_pipelined)
+TESSERA_BSCAN_DECLARE_RUNG(fused_pipelined_two_stages)
+TESSERA_BSCAN_DECLARE_RUNG(fused_pipelined_register_stores)
+TESSERA_BSCAN_DECLARE_RUNG(fused_pipelined_two_blocks)
+TESSERA_BSCAN_DECLARE_RUNG(fused_pipelined_two_chains)
+TESSERA_BSCAN_DECLARE_RUNG(fused_pipelined_masked)
+TESSERA_BSCAN_DECLARE_RUNG(fused_pipelined_two_chains_lean)
+TESSERA_BSCAN_DECLARE_RUNG(fused_pipelined_four_chains_lean)
+TESSERA_BSCAN_DECLARE_RUNG(fused_pipelined_lazy)
 
 }  // namespace tessera::batched_scan_impl

@@ -1,4 +1,6 @@
-// Step 6 — tessera's long-row path: rows longer than one tile (up to 10^7
+// Step 6, three launches (multi_tile, multi_tile_occupancy,
+// multi_tile_pipelined: lab rows, and multi_tile_resident_self's path below
+// sm_90) — the first long-row path: rows longer than one tile (up to 10^7
 // samples and beyond) are split into tiles of TilePolicy::TILE samples, and
 // every tile of every row is independent work for the grid (a batch of a few
 // long rows fills the GPU as well as many short ones). Three launches:
@@ -18,7 +20,7 @@
 // Over step 5: rows of any length, and parallelism across the tiles of a row
 // rather than across rows only. Reduce-then-scan reads the samples twice
 // (1.5x the traffic of one read + one write): a decoupled look-back along
-// each row (src/cuda/common/lookback.cuh) would read them once; that is the
+// each row (tessera/blocks/lookback.cuh) would read them once; that is the
 // next rung.
 //
 // Bottleneck: DRAM, 3 accesses per sample instead of 2. Expected: ~60% of
@@ -133,12 +135,13 @@ void run_multi_tile(const ScanCall& call) {
 
 // Step 6, occupancy row: the same three launches with the fused rung's
 // per-accumulator occupancy target (tile_kernel.cuh; the lab's
-// fused_occupancy row tried it on the fused rows):
-// float 3, Kahan and double-float 2, double 1 resident blocks per SM.
-// ptxas (sm_90): the tile kernel drops from 72 / 168 / 168 registers
-// (float / Kahan / double-float) to 56 / 80 / 80, no spills; the totals
-// kernel is at 44-52 registers either way (shared memory bound). Expected: float ~62% (it is near its 3-access ceiling already), Kahan /
-// double-float ~52-56% (from 39-45%), double unchanged.
+// fused_occupancy row tried it on the fused rows): float 3, Kahan and
+// double-float 2, double 1 resident blocks per SM. ptxas (sm_90): the tile
+// kernel drops from 72 / 168 / 168 registers (float / Kahan / double-float)
+// to 56 / 80 / 80, no spills; the totals kernel is at 44-52 registers either
+// way (shared memory bound). Expected: float ~62% (it is near its 3-access
+// ceiling already), Kahan / double-float ~52-56% (from 39-45%), double
+// unchanged.
 void run_multi_tile_occupancy(const ScanCall& call) {
   const ScanSpec& s = call.spec;
   if (!gpu_detail::has_work(s)) return;

@@ -1,14 +1,16 @@
-// Step 6, resident rows (variant multi_tile_resident): a long row's tiles are
-// read once. multi_tile reads every sample twice (totals, then the scan:
-// three DRAM accesses per sample, ~60% of copy at best) because for
-// forward_backward every output needs a sum over the row's *end*. Here the
-// tiles of a row stay in shared memory until the whole row has been read:
-// 5 tile buffers of 42 KB per SM (~28 MB on the H100) hold rows of up to
-// SMs x 2.5 tiles (3.5 million samples on the H100) with room to spare, so
-// each sample is read once and written once, like the fused rung's.
+// Step 6, resident rows (multi_tile_resident_self, the API's pick for rows
+// past the fused tile; multi_tile_resident and multi_tile_streamed, lab rows
+// over the same kernel): a long row's tiles are read once. multi_tile reads
+// every sample twice (totals, then the scan: three DRAM accesses per sample,
+// ~60% of copy at best) because for forward_backward every output needs a sum
+// over the row's *end*. Here the tiles of a row stay in shared memory until
+// the whole row has been read: 5 tile buffers of 42 KB per SM (~28 MB on the
+// H100) hold rows of up to SMs x 2.5 tiles (3.5 million samples on the H100)
+// with room to spare, so each sample is read once and written once, like the
+// fused rung's.
 //
 // One persistent block per SM, warp-specialised, the buffers handed between
-// roles with mbarriers (src/cuda/common/mbarrier.cuh):
+// roles with mbarriers (tessera/blocks/mbarrier.cuh):
 //   - producer warp: when a buffer is free, claims the next tile of the
 //     batch (one global counter: rows in order, tiles in order) and copies
 //     it in with one bulk copy (TMA) of its 16-byte-aligned body, the <= 3 +
@@ -33,7 +35,7 @@
 // buffer waits only for its row's tiles; rows are claimed in order, so when
 // all S buffers are held by waiting tiles they all belong to the row being
 // claimed, which then has >= S tiles claimed. The rung takes rows of at most
-// S / 2 tiles (a margin for SMs shared with other work; rungs.hpp) and
+// S / 2 tiles (a margin for SMs shared with other work; cuda_rungs.hpp) and
 // streams longer ones (below); below sm_90 it runs the three-launch rungs.
 // In place is safe: a row's outputs are stored only after all its tiles are
 // in shared memory.
@@ -42,36 +44,39 @@
 // (rounded differently), and Kahan and double-float run lazily (below).
 // Deterministic: the association depends on the shape only.
 //
-// Expected (H100, forward_backward): rows of 10^5 and 10^6 samples at
-// 80-90% of copy (multi_tile 61-63%). Measured (docs/batched_scan.md): float
-// 83.7 / 74.9%, double 78.7 / 74.9%, Kahan 54 / 58%, double-float 50 / 56%
-// (the consumers' 384 x 28 scan is the limit for the last two); rows of
-// 10^7 are streamed (below). multi_tile_resident_self (SELF_CARRIES, no
-// finisher): float 88.8 / 85.5%, double 81.1% at 10^6. With lazy Kahan and
-// double-float sums (run_resident): Kahan 56.8 / 60.0%, double-float
-// 57.4 / 62.0% (_self 54.6 / 66.0% and 53.7 / 60.4%). _self with
-// one_tile_carries, the wide sums' exclusive copies and no streamed paths
-// (docs/batched_scan.md, "One-tile carries"): float 88.8 / 84.6%, double
-// 84.7 / 83.0%, Kahan 79.4 / 81.2%, double-float 77.4 / 81.2%.
+// Expected (H100, forward_backward): rows of 10^5 and 10^6 samples at 80-90%
+// of copy (multi_tile 61-63%). Measured
+// (docs/results/batched_scan-resident-h100-2026-11-23-*): float 83.7 / 74.9%,
+// double 78.7 / 74.9%, Kahan 54 / 58%, double-float 50 / 56% (the consumers'
+// 384 x 28 scan is the limit for the last two); rows of 10^7 are streamed
+// (below). multi_tile_resident_self (SELF_CARRIES, no finisher): float 88.8 /
+// 85.5%, double 81.1% at 10^6. With lazy Kahan and double-float sums
+// (run_resident): Kahan 56.8 / 60.0%, double-float 57.4 / 62.0% (_self 54.6 /
+// 66.0% and 53.7 / 60.4%). _self with one_tile_carries, the wide sums'
+// exclusive copies and no streamed paths
+// (docs/results/batched_scan-one-tile-carries-h100-2026-11-24.txt): float
+// 88.8 / 84.6%, double 84.7 / 83.0%, Kahan 79.4 / 81.2%, double-float 77.4 /
+// 81.2%.
 //
 // Streamed rows (variant multi_tile_streamed, any row length; the resident
 // rungs' path for rows past their capacity): each tile is claimed twice, in
-// batched_scan_stream_order.hpp's order: a count (aggregators only: its
-// totals; the consumers and the carry warp pass it by) and, after every
-// count of its row, a scan (a second bulk copy, counts copied evict-last
-// in the hope that it finds them in L2, scans evict-first). The carries
-// come in two levels (row_carries.cuh): the count that completes a chunk
-// of 32 tiles hands the chunk to the finisher, which gives its tiles their
-// carries within the chunk; the row's last chunk then gives the row's
-// chunks theirs, and each scan's carry warp adds its chunk's carries to
-// its tile's. Rows of any length in one launch, each sample read at most
-// twice. Measured on the H100, 10 x 10^7 samples (docs/batched_scan.md,
-// "Two-level carries"): float 65.1%, double 64.0%, Kahan 60.3%,
-// double-float 58.2% of copy (the three-launch rungs 61.5 / 46.8 / 42.3 /
-// 40.7%; one finisher warp computing the carries of all 931 tiles of a row
-// took 13-65 us while the row's scans waited: 55.9 / 42.9 / 29.7 /
-// 29.4%). ncu: ~5% of the second copies still found their tile in L2, so
-// the DRAM carries ~2.95 accesses per sample, at ~83% of its peak.
+// stream_order.hpp's order: a count (aggregators only: its totals; the
+// consumers and the carry warp pass it by) and, after every count of its row,
+// a scan (a second bulk copy, counts copied evict-last in the hope that it
+// finds them in L2, scans evict-first). The carries come in two levels
+// (row_carries.cuh): the count that completes a chunk of 32 tiles hands the
+// chunk to the finisher, which gives its tiles their carries within the
+// chunk; the row's last chunk then gives the row's chunks theirs, and each
+// scan's carry warp adds its chunk's carries to its tile's. Rows of any
+// length in one launch, each sample read at most twice. Measured on the H100,
+// 10 x 10^7 samples
+// (docs/results/batched_scan-two-level-h100-2026-11-24.txt): float 65.1%,
+// double 64.0%, Kahan 60.3%, double-float 58.2% of copy (the three-launch
+// rungs 61.5 / 46.8 / 42.3 / 40.7%; one finisher warp computing the carries
+// of all 931 tiles of a row took 13-65 us while the row's scans waited: 55.9
+// / 42.9 / 29.7 / 29.4%). ncu: ~5% of the second copies still found their
+// tile in L2, so the DRAM carries ~2.95 accesses per sample, at ~83% of its
+// peak.
 //
 // Chained rows (the resident rungs' path for forward or backward alone past
 // their capacity): a tile's only carry is the sum of the tiles before it in
@@ -79,10 +84,11 @@
 // from its start or, backward, its end), counted and scanned from one copy:
 // the aggregators publish its X with a flag, the finisher of the block whose
 // tile completes a chunk of 32 publishes the chunk's total, and the carry
-// warp sums the totals of the chunks before the previous one and the X of
-// the tiles since (row_carries.cuh, chained_tile_carry; deterministic).
-// H100, 10 x 10^7 floats forward: 78.2% of copy (streamed 65.4%, CUB's
-// InclusiveSumByKey 56.5%; docs/batched_scan.md, "Chained rows").
+// warp sums the totals of the chunks before the previous one and the X of the
+// tiles since (row_carries.cuh, chained_tile_carry; deterministic). H100, 10
+// x 10^7 floats forward: 78.2% of copy (streamed 65.4%, CUB's
+// InclusiveSumByKey 56.5%;
+// docs/results/batched_scan-chained-h100-2026-11-24.txt).
 #include "families/batched_scan/ops.hpp"
 #include "families/batched_scan/stream_order.hpp"
 #include "families/batched_scan/lazy_sums.cuh"
@@ -108,7 +114,7 @@ constexpr int PRODUCER = CONSUMER_WARPS, CARRY = CONSUMER_WARPS + 1, FINISHER = 
               FIRST_AGGREGATOR = CONSUMER_WARPS + 3;
 constexpr unsigned long long NO_ROW = ~0ull - 1, END = ~0ull;  // finisher jobs besides a row index
 // What a claimed buffer holds: a tile to count and scan (resident rows), or,
-// for streamed rows (batched_scan_stream_order.hpp), a tile to count or a
+// for streamed rows (stream_order.hpp), a tile to count or a
 // tile to scan; or the end of the work.
 enum TileWork : unsigned char { FUSED, COUNT, SCAN, DONE };
 constexpr std::size_t DYNAMIC_SMEM = static_cast<std::size_t>(BUFFERS) * BUF_FLOATS * sizeof(float);
@@ -534,10 +540,10 @@ __global__ __launch_bounds__(BLOCK_THREADS, 1) void batched_scan_resident_kernel
     if constexpr (WIDE_CHAINS<R>) {
       // One copy per exclusive flag: no per-item select of the state. H100,
       // multi_tile_resident_self, % of copy at 10^6 / 10^5 samples:
-      // double-float 74.8 -> 79.8 / 70.2 -> 74.7; Kahan 79.9 -> 80.7 /
-      // 75.2 -> 78.7, streamed 10^7 59.8 -> 61.6 (Kahan lost 77.2 -> 71.5
-      // at 10^6 while the SELF_CARRIES kernels still held the streamed
-      // paths and spilled; docs/batched_scan.md, "One-tile carries").
+      // double-float 74.8 -> 79.8 / 70.2 -> 74.7; Kahan 79.9 -> 80.7 / 75.2
+      // -> 78.7, streamed 10^7 59.8 -> 61.6 (Kahan lost 77.2 -> 71.5 at 10^6
+      // while the SELF_CARRIES kernels still held the streamed paths and
+      // spilled); docs/results/batched_scan-one-tile-carries-h100-2026-11-24.txt.
       auto scan = [&](auto excl) {
         gpu_detail::scan_tile_chains<R, TILE_ITEMS, 2, TILE_BLOCK, ConsumerBarrier>(
             x, y, jlo, jhi, dir, decltype(excl)::value, scratch, fwd_carry, bwd_carry, scratch2);
@@ -579,7 +585,7 @@ std::size_t counters_bytes(std::size_t rows, std::size_t chunk_states) {
 // flight, ~11 us for the last chunk's level, ~3 us for the row's. % of copy
 // for a lead of 4 / 6 / 8 tiles per SM: float 63.8 / 65.1 / 65.0, double
 // 62.8 / 64.0 / 64.0, Kahan 58.7 / 60.3 / 60.3, double-float 57.6 / 58.2 /
-// 58.2 (docs/batched_scan.md, "Two-level carries").
+// 58.2 (docs/results/batched_scan-two-level-h100-2026-11-24.txt).
 constexpr std::size_t STREAM_LEAD_PER_SM = 6;
 
 // Resident rows (each tile counted and scanned from one copy), or streamed

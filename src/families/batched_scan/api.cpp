@@ -30,10 +30,6 @@ std::string batched_scan_default_variant(std::size_t, std::size_t len, Accum acc
   return std::string(batched_scan_impl::pick_rule(len, accum).variant);
 }
 
-std::size_t batched_scan_workspace_bytes(std::size_t rows, std::size_t len, const BatchedScanOptions& options) {
-  return batched_scan_impl::workspace_bytes_for(rows, len, options);
-}
-
 void batched_scan(const float* in, std::size_t rows, std::size_t len, float* out, const BatchedScanOptions& options) {
   batched_scan_impl::ScanSpec spec;
   const auto& v = batched_scan_impl::resolve(in, rows, len, out, options, spec);

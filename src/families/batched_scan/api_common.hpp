@@ -117,11 +117,4 @@ inline void* host_scratch(std::size_t bytes, const Workspace& given, std::vector
   return owned.empty() ? nullptr : owned.data();
 }
 
-// batched_scan_workspace_bytes: what the variant that would run needs.
-inline std::size_t workspace_bytes_for(std::size_t rows, std::size_t len, const BatchedScanOptions& o) {
-  const ScanSpec spec = checked_spec(rows, len, o);
-  if (rows == 0 || len == 0) return 0;
-  return variant_for(spec, o).workspace_bytes(spec);
-}
-
 }  // namespace tessera::batched_scan_impl

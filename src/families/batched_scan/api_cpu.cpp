@@ -9,10 +9,6 @@ namespace tessera {
 
 std::string batched_scan_default_variant(std::size_t, std::size_t, Accum, ScanDirection) { return "cpu_openmp"; }
 
-std::size_t batched_scan_workspace_bytes(std::size_t rows, std::size_t len, const BatchedScanOptions& options) {
-  return batched_scan_impl::workspace_bytes_for(rows, len, options);
-}
-
 void batched_scan(const float* in, std::size_t rows, std::size_t len, float* out, const BatchedScanOptions& options) {
   batched_scan_impl::ScanSpec spec;
   const auto& v = batched_scan_impl::resolve(in, rows, len, out, options, spec);

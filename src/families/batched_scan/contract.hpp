@@ -55,6 +55,13 @@ ladder::Ladder<ScanVariant>& variants_ladder();
 std::span<const ScanVariant> all_variants();
 const ScanVariant* find_variant(std::string_view name);
 
+// Declares rung x's three functions (cuda_rungs.hpp for the product's
+// rungs, lab/batched_scan/lab_rungs.hpp for the lab's).
+#define TESSERA_BSCAN_DECLARE_RUNG(x)       \
+  void run_##x(const ScanCall& call);       \
+  std::size_t ws_##x(const ScanSpec& spec); \
+  bool supports_##x(const ScanSpec& spec);
+
 // "forward_backward inclusive, accumulator dfloat, 10000 x 10000 (pitches 10000/10000)".
 std::string describe(const ScanSpec& s);
 

@@ -35,9 +35,9 @@ static_assert(TilePolicy::ITEMS % 8 == 4, "float4 item reads conflict-free");
 static_assert(TilePolicy::TILE >= 10000 + 3, "the seismic trace length fits one tile");
 
 // Rows up to SHORT_ROW_MAX_LEN share warps (step 7: 4 samples per lane, at
-// most 32 lanes per row); up to FUSED_MAX_LEN they go to the fused one-pass kernel (one tile, minus 3
-// for the alignment shift of the row's first sample); longer rows to the
-// multi-tile path.
+// most 32 lanes per row); up to FUSED_MAX_LEN they go to the fused one-pass
+// kernel (one tile, minus 3 for the alignment shift of the row's first
+// sample); longer rows to the multi-tile path.
 inline constexpr std::size_t SHORT_ROW_MAX_LEN = 128;
 // The 8-byte accumulators' lanes take 8 samples each (07_short_rows.cu):
 // their rows of up to 256 samples fit one warp.
@@ -70,32 +70,27 @@ inline std::size_t tiles_per_row(std::size_t len) { return (len + 3 + TilePolicy
 // Bytes of one accumulator state (the long-row rungs' workspace).
 std::size_t acc_bytes(Accum a);
 
-#define TESSERA_BSCAN_RUNG(x)                 \
-  void run_##x(const ScanCall& call);         \
-  std::size_t ws_##x(const ScanSpec& spec);   \
-  bool supports_##x(const ScanSpec& spec);
 // The ladder's CUDA rows (ladder.cpp): seed 002's rungs, the variants the API
 // picks (policy.hpp), the vendor baseline.
-TESSERA_BSCAN_RUNG(smem_v0_bank_conflicts)
-TESSERA_BSCAN_RUNG(smem_v0_padded)
-TESSERA_BSCAN_RUNG(smem_v1)
-TESSERA_BSCAN_RUNG(warp_v0)
-TESSERA_BSCAN_RUNG(fused_one_pass)
-TESSERA_BSCAN_RUNG(fused_pipelined_bulk)
-TESSERA_BSCAN_RUNG(fused_pipelined_lazy_bulk)
-TESSERA_BSCAN_RUNG(fused_fitted)
-TESSERA_BSCAN_RUNG(multi_tile_resident_self)
-TESSERA_BSCAN_RUNG(short_rows)
-TESSERA_BSCAN_RUNG(cub_scan_by_key)
+TESSERA_BSCAN_DECLARE_RUNG(smem_v0_bank_conflicts)
+TESSERA_BSCAN_DECLARE_RUNG(smem_v0_padded)
+TESSERA_BSCAN_DECLARE_RUNG(smem_v1)
+TESSERA_BSCAN_DECLARE_RUNG(warp_v0)
+TESSERA_BSCAN_DECLARE_RUNG(fused_one_pass)
+TESSERA_BSCAN_DECLARE_RUNG(fused_pipelined_bulk)
+TESSERA_BSCAN_DECLARE_RUNG(fused_pipelined_lazy_bulk)
+TESSERA_BSCAN_DECLARE_RUNG(fused_fitted)
+TESSERA_BSCAN_DECLARE_RUNG(multi_tile_resident_self)
+TESSERA_BSCAN_DECLARE_RUNG(short_rows)
+TESSERA_BSCAN_DECLARE_RUNG(cub_scan_by_key)
 // The long-row paths multi_tile_resident_self runs inside (rows past its
 // capacity: streamed or chained through multi_tile_resident's kernel; below
 // sm_90: the three-launch rungs), each also callable alone: the lab
 // (lab/batched_scan/) registers them as rows of their own.
-TESSERA_BSCAN_RUNG(multi_tile)
-TESSERA_BSCAN_RUNG(multi_tile_occupancy)
-TESSERA_BSCAN_RUNG(multi_tile_pipelined)
-TESSERA_BSCAN_RUNG(multi_tile_resident)
-TESSERA_BSCAN_RUNG(multi_tile_streamed)
-#undef TESSERA_BSCAN_RUNG
+TESSERA_BSCAN_DECLARE_RUNG(multi_tile)
+TESSERA_BSCAN_DECLARE_RUNG(multi_tile_occupancy)
+TESSERA_BSCAN_DECLARE_RUNG(multi_tile_pipelined)
+TESSERA_BSCAN_DECLARE_RUNG(multi_tile_resident)
+TESSERA_BSCAN_DECLARE_RUNG(multi_tile_streamed)
 
 }  // namespace tessera::batched_scan_impl

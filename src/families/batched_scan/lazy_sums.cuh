@@ -1,8 +1,7 @@
 // Double-float and Kahan sums without the renormalisation step
 // (fused_pipelined_lazy_bulk, fused_fitted, short_rows, the resident rows).
-// The same states as
-// DFloatSum and KahanSum (common/reducers.hpp), so carries and outputs are
-// interchangeable with theirs:
+// The same states as DFloatSum and KahanSum (tessera/blocks/reducers.hpp), so
+// carries and outputs are interchangeable with theirs:
 // - double-float add: two_sum(hi, x) -> (s, e), then hi = s, lo += e (7
 //   additions instead of 10: no fast_two_sum); combine: the two-sum of the
 //   leading parts, lo = e + (a.lo + b.lo) (8 instead of 11);

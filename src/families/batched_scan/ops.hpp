@@ -1,6 +1,6 @@
 // Accumulator operations the batched scans need beyond the reducers of
-// common/reducers.hpp (host + device, so CPU tests exercise the kernels'
-// arithmetic):
+// tessera/blocks/reducers.hpp (host + device, so CPU tests exercise the
+// kernels' arithmetic):
 //
 //   scale(acc, n)   n * acc for a small integer n (0 <= n <= 2^24, exact in
 //                   float): the sum of n copies of one prefix, used where a

@@ -1,17 +1,16 @@
 // The batched_scan pattern as the harness sees it: seeded inputs (uniform
 // random rows for verify, seismic-like traces for bench), the exact reference
-// (compensated long double, cpu/batched_scan/reference.hpp), per-element
-// checks with a derived tolerance, error statistics for the precision report,
-// and the cost model.
+// (compensated long double, reference.hpp), per-element checks with a derived
+// tolerance, error statistics for the precision report, and the cost model.
 //
-// Tolerance (docs/batched_scan.md, "Verification tolerance"). For output i of
-// a row of length L, let s_i be the same scan applied to |x| (forward: sum of
-// |x_k| over k <= i; forward_backward: the backward scan of the forward scan
-// of |x|). Every rung computes y_i as some association of sums of x_k with
-// non-negative multiplicities, so each rounding error is at most u_acc times
-// a partial sum of |terms| <= s_i, and a chain of at most L roundings lies on
-// any path. The forward result's errors add up in the backward pass, and the
-// backward pass adds its own: k = 1 pass (forward, backward) or 2
+// Tolerance (docs/batched_scan.md, "Precision and determinism"). For output i
+// of a row of length L, let s_i be the same scan applied to |x| (forward: sum
+// of |x_k| over k <= i; forward_backward: the backward scan of the forward
+// scan of |x|). Every rung computes y_i as some association of sums of x_k
+// with non-negative multiplicities, so each rounding error is at most u_acc
+// times a partial sum of |terms| <= s_i, and a chain of at most L roundings
+// lies on any path. The forward result's errors add up in the backward pass,
+// and the backward pass adds its own: k = 1 pass (forward, backward) or 2
 // (forward_backward). Hence
 //     |y_i - ref_i| <= (u_out + k * u_acc * c(L)) * s_i
 // with u_out = 2^-24 (the final rounding to float), u_acc = 2^-24 native

@@ -1,8 +1,9 @@
 // The carries of one long row's tiles, computed by one warp from the tiles'
 // totals (the long-row rungs: multi_tile's carries kernel runs it for every
 // row; multi_tile_resident's finisher warp runs it for a row once the row's
-// last tile is counted; multi_tile_streamed runs it in two levels, below). Tile k of a row has n_k samples, sample total X_k
-// and tile-local forward-value total Q_k (stats[2t], stats[2t + 1]); it gets
+// last tile is counted; multi_tile_streamed runs it in two levels, below).
+// Tile k of a row has n_k samples, sample total X_k and tile-local
+// forward-value total Q_k (stats[2t], stats[2t + 1]); it gets
 //   carries[2t]     = P_k, the sum of X before tile k (forward carry);
 //   carries[2t + 1] = the sum after it of X (backward) or, for
 //                     forward_backward, of n_j * P_j + Q_j (the n_j forward
@@ -285,17 +286,17 @@ __device__ __forceinline__ void row_carries(std::size_t row, const float* in, st
 //   B_k = A_k (P_k + X_k) + the sum over i > k of (Q_i + A_i X_i),
 // A_i being the samples after tile i: the sum over j > k of n_j P_j + Q_j
 // (level_carries' terms) regrouped by X_i, since P_j = P_{k+1} + the X of
-// the tiles between. So each lane folds its tiles (i = lane + 32 m) into
-// two masked sums and one warp reduction finishes each: T / 32 combines
-// per lane (3 for rows of 10^6 samples) and 2 x 5 butterfly steps, where
-// level_carries runs a warp scan per 32 tiles each way and scales every
-// tile's forward carry. The H100 profile of the scan form (double-float,
-// rows of 10^6 samples): ~1,330 instructions per tile, the carry warp busy
-// ~90% of the time and the consumers waiting for it ~18% of theirs; this
-// form took multi_tile_resident_self from 63.2 to 74.8% of copy there
-// (docs/batched_scan.md, "One-tile carries"). Another association than
-// level_carries' (the same error bound: every term is a tile total times an
-// exact integer), fixed by the shape, so deterministic.
+// the tiles between. So each lane folds its tiles (i = lane + 32 m) into two
+// masked sums and one warp reduction finishes each: T / 32 combines per lane
+// (3 for rows of 10^6 samples) and 2 x 5 butterfly steps, where level_carries
+// runs a warp scan per 32 tiles each way and scales every tile's forward
+// carry. The H100 profile of the scan form (double-float, rows of 10^6
+// samples): ~1,330 instructions per tile, the carry warp busy ~90% of the
+// time and the consumers waiting for it ~18% of theirs; this form took
+// multi_tile_resident_self from 63.2 to 74.8% of copy there
+// (docs/results/batched_scan-one-tile-carries-h100-2026-11-24.txt). Another
+// association than level_carries' (the same error bound: every term is a tile
+// total times an exact integer), fixed by the shape, so deterministic.
 template <class R, class Load>
 __device__ __forceinline__ void one_tile_carries(std::size_t k, std::size_t T, ScanDirection dir,
                                                  const typename R::acc_t* row_stats, const float* x_row,

@@ -1,5 +1,6 @@
-// One row scanned serially with a Reducer's accumulator (common/reducers.hpp):
-// the arithmetic of the OpenMP rung, and the semantics every rung matches.
+// One row scanned serially with a Reducer's accumulator
+// (tessera/blocks/reducers.hpp): the arithmetic of the OpenMP rung, and the
+// semantics every rung matches.
 //   forward          y[i] = finish(x[0] (+) ... (+) x[i])
 //   backward         y[i] = finish(x[i] (+) ... (+) x[len-1])
 //   forward_backward f[i] as forward but kept as the accumulator state, then

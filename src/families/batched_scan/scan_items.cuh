@@ -5,7 +5,7 @@
 // A thread holds N consecutive samples of a row in registers (blocked
 // arrangement); items j in [jlo, jhi) are samples of the row, the others are
 // padding (before the row's first sample or after its last) and are skipped.
-// With R a reducer of common/reducers.hpp:
+// With R a reducer of tessera/blocks/reducers.hpp:
 //
 //   forward_items     v[j] = local inclusive (or exclusive) prefix of x;
 //                     returns the thread's total
