@@ -11,9 +11,10 @@ int main() {
   example::Array<float> in(std::vector<float>(rows * len, 1.0f)), out(rows * len);
 
   tessera::batched_scan(in.data(), rows, len, out.data(),
-                        {.direction = tessera::ScanDirection::forward_backward, .variant = example::variant()});
+                        {.direction = tessera::ScanDirection::forward_backward});
 
-  // forward (i + 1) plus backward (len - i): len + 1 everywhere.
-  example::expect(out.host()[5 * len + 17] == float(len + 1), "forward + backward = len + 1");
+  // forward: f[i] = i + 1; backward of that: y[i] = (i + 1) + ... + len.
+  const std::size_t i = 17;
+  example::expect(out.host()[5 * len + i] == float(len * (len + 1) / 2 - i * (i + 1) / 2), "y[i] = (i+1) + ... + len");
   std::printf("batched_scan: %zu rows of %zu samples\n", rows, len);
 }

@@ -13,10 +13,9 @@ int main() {
   for (std::size_t i = 0; i < n; ++i) x[i] = float(i % 4) * 0.25f, bytes[i] = std::uint8_t(i % 10);
   example::Array<float> d_x(x), d_kept(n);
   example::Array<std::uint8_t> d_bytes(bytes), d_distinct(n);
-  const std::string v = example::variant();
 
-  const auto kept = tessera::compact_if(d_x.data(), n, d_kept.data(), {.pred = tessera::greater_than(0.4f), .variant = v});
-  const auto distinct = tessera::find_unique(d_bytes.data(), n, d_distinct.data(), {.variant = v});
+  const auto kept = tessera::compact_if(d_x.data(), n, d_kept.data(), {.pred = tessera::greater_than(0.4f)});
+  const auto distinct = tessera::find_unique(d_bytes.data(), n, d_distinct.data());
 
   example::expect(kept == std::int64_t(n / 2) && d_kept.host()[0] == 0.5f, "x > 0.4: half of them, in order");
   example::expect(distinct == 10 && d_distinct.host()[9] == 9, "ten distinct bytes, ascending");

@@ -13,8 +13,8 @@ int main() {
   for (std::size_t i = 0; i < b.size(); ++i) b[i] = float(i % 5) - 2;
   example::Array<float> A(a), B(b), C(m * n), S(m * m);
 
-  tessera::gemm(A.data(), B.data(), m, n, k, C.data(), {.variant = example::variant()});
-  tessera::gemm_aat(A.data(), m, k, S.data(), {.variant = example::variant()});
+  tessera::gemm(A.data(), B.data(), m, n, k, C.data());
+  tessera::gemm_aat(A.data(), m, k, S.data());
 
   double c01 = 0, s01 = 0;
   for (std::size_t p = 0; p < k; ++p) c01 += double(a[p]) * b[p * n + 1], s01 += double(a[p]) * a[k + p];

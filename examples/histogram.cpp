@@ -14,9 +14,9 @@ int main() {
   example::Array<float> d_x(x);
   example::Array<std::uint32_t> counts(256), even(10);
 
-  tessera::histogram(d_bytes.data(), n, counts.data(), {.variant = example::variant()});
+  tessera::histogram(d_bytes.data(), n, counts.data());
   tessera::histogram_even(d_x.data(), n, even.data(), nullptr,
-                          {.bins = 10, .lo = 0.0f, .hi = 1.0f, .variant = example::variant()});
+                          {.bins = 10, .lo = 0.0f, .hi = 1.0f});
 
   example::expect(counts.host()[0] == n / 256, "every byte value n/256 times");
   std::size_t total = 0;

@@ -10,11 +10,10 @@ int main() {
   std::vector<float> x(n);
   for (std::size_t i = 0; i < n; ++i) x[i] = float(i % 100);
   example::Array<float> d_x(x);
-  const std::string v = example::variant();
 
-  const float sum = tessera::reduce(d_x.data(), n, {.variant = v});
-  const float max = tessera::reduce(d_x.data(), n, {.op = tessera::Op::max, .variant = v});
-  const float kahan = tessera::reduce(d_x.data(), n, {.accum = tessera::Accum::kahan, .variant = v});
+  const float sum = tessera::reduce(d_x.data(), n);
+  const float max = tessera::reduce(d_x.data(), n, {.op = tessera::Op::max});
+  const float kahan = tessera::reduce(d_x.data(), n, {.accum = tessera::Accum::kahan});
 
   example::expect(max == 99.0f, "max");
   example::expect(kahan == float(49'500'003.0), "compensated sum: the exact sum, rounded once");

@@ -8,10 +8,9 @@
 int main() {
   const std::size_t n = 100'000;
   example::Array<std::int32_t> in(std::vector<std::int32_t>(n, 1)), inc(n), exc(n);
-  const std::string v = example::variant();
 
-  tessera::inclusive_scan(in.data(), n, inc.data(), {.variant = v});
-  tessera::exclusive_scan(in.data(), n, exc.data(), {.variant = v});
+  tessera::inclusive_scan(in.data(), n, inc.data());
+  tessera::exclusive_scan(in.data(), n, exc.data());
 
   example::expect(inc.host()[n - 1] == std::int32_t(n), "inclusive: out[n-1] = n");
   example::expect(exc.host()[0] == 0 && exc.host()[n - 1] == std::int32_t(n - 1), "exclusive");

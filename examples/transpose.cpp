@@ -11,7 +11,7 @@ int main() {
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = float(i);
   example::Array<float> in(x), out(rows * cols);
 
-  tessera::transpose(in.data(), rows, cols, out.data(), {.variant = example::variant()});
+  tessera::transpose(in.data(), rows, cols, out.data());
 
   example::expect(out.host()[5 * rows + 3] == x[3 * cols + 5], "out[5][3] == in[3][5]");
   std::printf("transpose: %zu x %zu done\n", rows, cols);

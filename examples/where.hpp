@@ -1,6 +1,5 @@
 // Where the examples' data lives: device memory when a GPU is present, host
-// memory otherwise (then the examples ask for the OpenMP variants, which take
-// host pointers).
+// memory otherwise (a CPU-only tessera's calls take host pointers).
 #pragma once
 
 #include <cstdio>
@@ -23,9 +22,6 @@ inline bool gpu() {
 #endif
 }
 
-// The API's pick on a GPU; the OpenMP rung without one.
-inline std::string variant() { return gpu() ? std::string() : std::string("cpu_openmp"); }
-
 // An array on the device (GPU) or the host (no GPU), filled from `values`.
 template <class T>
 class Array {
@@ -33,7 +29,7 @@ class Array {
   explicit Array(const std::vector<T>& values) : host_(values) {
 #if TESSERA_HAVE_CUDA
     if (gpu()) {
-      check(cudaMalloc(&device_, sizeof(T) * (values.empty() ? 1 : values.size())));
+      check(cudaMalloc(reinterpret_cast<void**>(&device_), sizeof(T) * (values.empty() ? 1 : values.size())));
       check(cudaMemcpy(device_, values.data(), sizeof(T) * values.size(), cudaMemcpyHostToDevice));
     }
 #endif

@@ -42,7 +42,7 @@ TEST_F(ComposeGpu, SinglePassOnManyTiles) {
 }
 
 TEST_F(ComposeGpu, RunLengthOfOneRunAcrossEveryTile) {
-  for (const char* name : {"single_pass", "flags_scan_scatter"}) check_one_run_across_every_tile(name, stream());
+  for (const char* name : {"single_pass_lean", "flags_scan_scatter"}) check_one_run_across_every_tile(name, stream());
 }
 
 // The API's compaction rungs can be captured in a CUDA graph and replayed.
@@ -66,7 +66,7 @@ TEST_F(ComposeGpu, PublicApiDefaultsAndCountOnDevice) {
   EXPECT_EQ(tessera::compose_default_variant("compact", Dtype::i64, n), "single_pass_bulk");
   EXPECT_EQ(tessera::compose_default_variant("unique", Dtype::i32, n), "single_pass_bulk");
   EXPECT_EQ(tessera::compose_default_variant("partition", Dtype::f32, n), "single_pass_wide");
-  EXPECT_EQ(tessera::compose_default_variant("rle", Dtype::i32, n), "single_pass");
+  EXPECT_EQ(tessera::compose_default_variant("rle", Dtype::i32, n), "single_pass_lean");
   const auto k = tessera::compact_if(d_x.data(), n, d_y.data(), {.pred = tessera::even<std::int32_t>(), .stream = stream()});
   EXPECT_EQ(k, std::count_if(x.begin(), x.end(), [](std::int32_t v) { return v % 2 == 0; }));
   std::vector<std::int32_t> y(static_cast<std::size_t>(k));

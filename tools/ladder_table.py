@@ -73,9 +73,13 @@ def main():
     ap.add_argument("--problem")
     ap.add_argument("--update", action="append", default=[])
     a = ap.parse_args()
-    results = []
+    # The first file that has a problem gives all of its rows.
+    results, seen = [], set()
     for path in a.json:
-        results += load(path)["results"]
+        rows = load(path)["results"]
+        keys = {(r.get("problem"), r.get("pattern")) for r in rows}
+        results += [r for r in rows if (r.get("problem"), r.get("pattern")) not in seen]
+        seen |= keys
     if a.problem:
         print(table(rows_of(results, a.problem)))
     for doc in a.update:

@@ -10,7 +10,7 @@ namespace tessera::compose_impl {
 #if TESSERA_HAVE_CUDA
 TESSERA_DECLARE_COMPOSE_RUNG(select_single_pass)       // select_single_pass_sweep.cu: the primary policy
 TESSERA_DECLARE_COMPOSE_RUNG(select_single_pass_lean)  // select_single_pass_sweep.cu
-TESSERA_DECLARE_COMPOSE_RUNG(rle_single_pass_lean)     // rle_single_pass_packed_status.cu
+TESSERA_DECLARE_COMPOSE_RUNG(rle_single_pass)          // rle_single_pass_split_status.cu: the first policy
 #endif
 
 }  // namespace tessera::compose_impl

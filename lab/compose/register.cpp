@@ -56,7 +56,7 @@ const SweepPoint select_sweep[] = {
 };
 
 const Variant rle_rows[] = {
-    {{"rle", "single_pass_lean", 3, CUDA, TUNING, "single_pass with each tile's (runs, last start) and flag packed in one 16-byte slot read by one relaxed 128-bit load: one L2 round trip per look-back poll instead of an acquire then the values, slot after slot", true}, TESSERA_RUNG(rle_single_pass_lean)},
+    {{"rle", "single_pass", 3, CUDA, TUNING, "single_pass_lean's kernel with the first status: (runs, last start) in TileStatus<RunState>, a flag array and value arrays read by an acquire then the values, slot after slot (2 L2 round trips per slot), 4 slots per lane", true}, TESSERA_RUNG(rle_single_pass)},
 };
 
 #undef TESSERA_RUNG

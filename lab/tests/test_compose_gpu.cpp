@@ -31,7 +31,7 @@ TEST_F(ComposeLabGpu, SinglePassOnManyTiles) {
   check_single_pass_on_many_tiles([](tessera::Role r) { return r == tessera::Role::tuning; }, stream());
 }
 
-TEST_F(ComposeLabGpu, RunLengthOfOneRunAcrossEveryTile) { check_one_run_across_every_tile("single_pass_lean", stream()); }
+TEST_F(ComposeLabGpu, RunLengthOfOneRunAcrossEveryTile) { check_one_run_across_every_tile("single_pass", stream()); }
 
 TEST_F(ComposeLabGpu, SinglePassIsGraphCapturable) {
   for (const char* name : {"single_pass", "single_pass_lean", "single_pass_wide"}) check_graph_replay(name, stream());

@@ -40,7 +40,7 @@ TEST(ComposeLabRows, LeaveTheDefaultsAlone) {
 #if TESSERA_HAVE_CUDA
   EXPECT_EQ(tessera::compose_default_variant("compact", tessera::Dtype::f32, 1000), "single_pass_bulk");
   EXPECT_EQ(tessera::compose_default_variant("partition", tessera::Dtype::f32, 1000), "single_pass_wide");
-  EXPECT_EQ(tessera::compose_default_variant("rle", tessera::Dtype::i32, 1000), "single_pass");
+  EXPECT_EQ(tessera::compose_default_variant("rle", tessera::Dtype::i32, 1000), "single_pass_lean");
 #else
   EXPECT_EQ(tessera::compose_default_variant("compact", tessera::Dtype::f32, 1000), "cpu_openmp");
 #endif

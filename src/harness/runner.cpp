@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <cstdio>
 #include <ostream>
 
@@ -222,7 +223,10 @@ Report run_bench(const Selector& sel, const RunOptions& opt, const DeviceInfo& d
   std::size_t headline_problems = 0;
   if (opt.headline)
     for (const Pattern* pattern : selected_patterns(sel)) headline_problems += pattern->bench_problems(opt).size();
-  const double headline_budget_s = HEADLINE_SECONDS / double(std::max<std::size_t>(headline_problems, 1));
+  // Each problem gets an equal share of what is left, so time a quick
+  // problem leaves unused passes on to the later ones.
+  std::size_t problems_left = std::max<std::size_t>(headline_problems, 1);
+  const auto headline_start = std::chrono::steady_clock::now();
   for (const Pattern* pattern : selected_patterns(sel)) {
     const auto variants = selected_variants(*pattern, sel);
     const auto problems = pattern->bench_problems(opt);
@@ -263,9 +267,15 @@ Report run_bench(const Selector& sel, const RunOptions& opt, const DeviceInfo& d
       if (opt.headline) std::stable_sort(to_run.begin(), to_run.end(), [&](const auto& a, const auto& b) {
         return priority(a) < priority(b);
       });
-      const auto problem_start = std::chrono::steady_clock::now();
+      const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - headline_start).count();
+      const double headline_budget_s = std::max(HEADLINE_SECONDS - elapsed_s, 0.0) / double(problems_left);
+      if (problems_left > 1) --problems_left;
+      // The clock starts after the first row's check: building the inputs
+      // and the reference answer is the problem's, not a row's.
+      std::optional<std::chrono::steady_clock::time_point> problem_start;
       for (const auto& v : to_run) {
-        const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - problem_start).count();
+        const double spent =
+            problem_start ? std::chrono::duration<double>(std::chrono::steady_clock::now() - *problem_start).count() : 0.0;
         if (opt.headline && spent > headline_budget_s) {
           BenchResult skipped;
           skipped.problem = problem->desc();
@@ -278,6 +288,7 @@ Report run_bench(const Selector& sel, const RunOptions& opt, const DeviceInfo& d
         progress.show(fmt::format("[{}/{}] {} {}: {}", pi + 1, problems.size(), pattern->name(), problems[pi].label, v.name));
         std::unique_ptr<Instance> inst;
         BenchResult r = check_one(*problem, v, stream.get(), inst);
+        if (!problem_start) problem_start = std::chrono::steady_clock::now();
         r.bound = cost.bound;
         r.api_pick = v.name == pick;
         if (r.verified) {

@@ -215,7 +215,7 @@ constexpr unsigned LOOKBACK_MAX_SLEEP_NS = 256;
 // Exponential back-off between polls of a look-back window: the first
 // sleep, and one wait that doubles the next up to MAX_SLEEP_NS (0: spin).
 template <unsigned MAX_SLEEP_NS>
-constexpr unsigned lookback_first_sleep_ns() {
+__host__ __device__ constexpr unsigned lookback_first_sleep_ns() {
   return LOOKBACK_MIN_SLEEP_NS < MAX_SLEEP_NS ? LOOKBACK_MIN_SLEEP_NS : MAX_SLEEP_NS;
 }
 template <unsigned MAX_SLEEP_NS>

@@ -52,7 +52,7 @@ TESSERA_DECLARE_COMPOSE_RUNG(find_unique_flag_table_shared)  // 04_flag_table_sh
 TESSERA_DECLARE_COMPOSE_RUNG(cub_sort_unique)                // 05_cub_radix_sort_then_unique.cu
 // rle/
 TESSERA_DECLARE_COMPOSE_RUNG(rle_flags_scan_scatter)  // 02_flags_scan_scatter.cu
-TESSERA_DECLARE_COMPOSE_RUNG(rle_single_pass)         // 03_single_pass.cu
+TESSERA_DECLARE_COMPOSE_RUNG(rle_single_pass_lean)    // 03_single_pass_lean.cu
 TESSERA_DECLARE_COMPOSE_RUNG(cub_run_length_encode)   // 04_cub_run_length_encode.cu
 #endif
 

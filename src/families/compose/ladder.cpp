@@ -94,7 +94,7 @@ const Variant rle_table[] = {
     {{"rle", "cpu_openmp", 1, CPU, REFERENCE, "OpenMP: run heads counted per chunk, scan, each thread encodes the runs that start in its chunk", true}, TESSERA_RUNG(cpu_openmp)},
 #if TESSERA_HAVE_CUDA
     {{"rle", "flags_scan_scatter", 2, CUDA, TAUGHT, "head flags, exclusive scan, scatter keys and run starts, lengths from consecutive starts: four kernels (seed 003 unique + scan)", true}, TESSERA_RUNG(rle_flags_scan_scatter)},
-    {{"rle", "single_pass", 3, CUDA, PRODUCT, "one pass: look-back carries (runs so far, last run start); lengths of runs crossing tiles completed from it", true}, TESSERA_RUNG(rle_single_pass)},
+    {{"rle", "single_pass_lean", 3, CUDA, PRODUCT, "one pass: look-back carries (runs so far, last run start), packed with its flag in one 16-byte slot read by one relaxed 128-bit load; lengths of runs crossing tiles completed from it", true}, TESSERA_RUNG(rle_single_pass_lean)},
     {{"rle", "cub_run_length_encode", 4, CUDA, VENDOR, "cub::DeviceRunLengthEncode::Encode: the vendor baseline (n < 2^31: CUB's int offsets)", true}, TESSERA_RUNG(cub_run_length_encode)},
 #endif
 };

@@ -53,10 +53,9 @@ inline constexpr PolicyRule GPU_POLICY[] = {
     {Family::find_unique, CallShape::wider, "sort_based",
      "the only GPU rung for an unbounded domain besides the vendor (H100, 2^24 int32: 0.73x cub_sort_unique, "
      "docs/results/compose-h100-2026-11-23.txt, commit 1887700)"},
-    {Family::rle, CallShape::any, "single_pass",
-     "H100, 2^28 int32 runs 10%: 22.5% of copy, 0.67x cub_run_length_encode "
-     "(docs/results/compose-h100-2026-11-23.txt, commit 1887700); the lab's single_pass_lean measured 1.58x (commit "
-     "1562b13; docs/compose.md, open work)"},
+    {Family::rle, CallShape::any, "single_pass_lean",
+     "H100, 2^28 int32 runs 10%: 53.6% of copy, 1.60x cub_run_length_encode; the first status (lab: single_pass) "
+     "0.71x (headline run of commit f020937, docs/results/headline-before-h100-2026-11-26.json; docs/compose.md, rle)"},
 };
 
 // CPU-only builds (and the harness's CPU runs): cpu_openmp, except where

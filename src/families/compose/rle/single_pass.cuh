@@ -1,7 +1,7 @@
 // rle step 3's kernel — run-length encoding in one pass with decoupled
 // look-back, tuned by a policy (the status view and look-back window). The
-// product instantiates the primary policy (03_single_pass.cu); the packed-
-// status policy is the lab's (lab/compose/rle_single_pass_packed_status.cu).
+// product instantiates the packed-status policy (03_single_pass_lean.cu);
+// the first, split status is the lab's (lab/compose/rle_single_pass_split_status.cu).
 //
 // What it changes over step 2 (flags_scan_scatter, four kernels and n-sized
 // flag, index and start arrays): the input is read once and only the keys and
