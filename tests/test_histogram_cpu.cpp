@@ -22,6 +22,7 @@
 #include "harness/generate.hpp"
 #include "histogram_test_support.hpp"
 #include "families/histogram/contract.hpp"
+#include "families/histogram/policy.hpp"
 #include "test_support.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/histogram.hpp"
@@ -34,6 +35,12 @@ using histogram_impl::EvenBins;
 using histogram_impl::HistogramCall;
 using histogram_impl::HistogramSpec;
 using histogram_impl::HistogramVariant;
+
+// The build's own policy: the GPU's rules in CUDA builds (a default call
+// takes them where there is a GPU; tests/test_host_calls.cpp covers none).
+std::string build_pick(Dtype type, int bins, std::size_t n) {
+  return tessera::histogram_impl::policy::pick(type, bins, n, TESSERA_HAVE_CUDA);
+}
 
 constexpr std::size_t kSizes[] = {0, 1, 2, 15, 16, 17, 31, 127, 128, 129, 255, 257, 1000, 4097, 65537, 1000003};
 constexpr std::uint32_t kPoison = 0xA5A5A5A5u;
@@ -120,15 +127,15 @@ TEST(HistogramRegistry, EveryBinCountHasACudaVariantAndTheReferenceTakesAll) {
     int cuda = 0;
     for (const auto& v : histogram_impl::variants_ladder().all()) cuda += v.info.backend == Backend::cuda && v.supports(s);
     EXPECT_GE(cuda, 2) << bins << " bins: the global-atomic rungs take any bin count";
-    const std::string best = histogram_default_variant(Dtype::f32, bins, 100);
+    const std::string best = build_pick(Dtype::f32, bins, 100);
     EXPECT_TRUE(histogram_impl::variants_ladder().find(best)->supports(s)) << best << " for " << bins << " bins";
 #endif
   }
 #if TESSERA_HAVE_CUDA
-  EXPECT_EQ(histogram_default_variant(Dtype::u8, 256, 1 << 30), "packed16_atomic");
-  EXPECT_EQ(histogram_default_variant(Dtype::f32, 64, 1 << 28), "packed16_atomic");
-  EXPECT_EQ(histogram_default_variant(Dtype::f32, 4096, 1 << 28), "hot_bin_copies");
-  EXPECT_EQ(histogram_default_variant(Dtype::f32, 1 << 20, 1 << 28), "global_interleaved");
+  EXPECT_EQ(build_pick(Dtype::u8, 256, 1 << 30), "packed16_atomic");
+  EXPECT_EQ(build_pick(Dtype::f32, 64, 1 << 28), "packed16_atomic");
+  EXPECT_EQ(build_pick(Dtype::f32, 4096, 1 << 28), "hot_bin_copies");
+  EXPECT_EQ(build_pick(Dtype::f32, 1 << 20, 1 << 28), "global_interleaved");
   // The shared-memory rungs decline bin counts their copies cannot hold.
   EXPECT_FALSE(histogram_impl::variants_ladder().find("copy_per_8_threads")->supports(float_spec(10, 4096, 0.0f, 1.0f)));
   EXPECT_TRUE(histogram_impl::variants_ladder().find("copy_per_warp")->supports(float_spec(10, 4096, 0.0f, 1.0f)));
@@ -144,8 +151,8 @@ TEST(HistogramRegistry, EveryBinCountHasACudaVariantAndTheReferenceTakesAll) {
 TEST(HistogramRegistry, RolesMatchThePolicy) {
   std::set<std::string> picks;
   for (int bins : {1, 64, 256, 257, 1024, 4096, 40960, 40961, histogram_impl::MAX_BINS})
-    picks.insert(histogram_default_variant(Dtype::f32, bins, 1000));
-  picks.insert(histogram_default_variant(Dtype::u8, 256, 1000));
+    picks.insert(build_pick(Dtype::f32, bins, 1000));
+  picks.insert(build_pick(Dtype::u8, 256, 1000));
   for (const auto& v : histogram_impl::variants_ladder().all()) {
     EXPECT_NE(v.info.role, Role::tuning) << v.info.name << ": tuning rows live in the lab";
     if (v.info.role == Role::product) {
@@ -167,8 +174,8 @@ TEST(HistogramApiWorkspace, QueryNamesTheVariantAndChecksTheBins) {
 #if TESSERA_HAVE_CUDA
   // The out-of-range word at least (CUB's temporary storage on top: its
   // query needs a device, tests/test_histogram_gpu.cpp).
-  EXPECT_GE(histogram_workspace_bytes(1000), sizeof(std::uint32_t));
-  EXPECT_GE(histogram_even_workspace_bytes(1000, {.bins = 4096}), sizeof(std::uint32_t));
+  EXPECT_GE(histogram_workspace_bytes(1000, {.variant = "packed16_atomic"}), sizeof(std::uint32_t));
+  EXPECT_GE(histogram_even_workspace_bytes(1000, {.bins = 4096, .variant = "hot_bin_copies"}), sizeof(std::uint32_t));
   EXPECT_EQ(histogram_workspace_bytes(1000, {.variant = "cpu_openmp"}), 0u);
 #else
   EXPECT_EQ(histogram_workspace_bytes(1000), 0u);
@@ -473,7 +480,7 @@ TEST(HistogramCpuOnlyApi, MatchesTheReference) {
     EXPECT_TRUE(histogram_test::same_counts(fc.data(), oor, histogram_test::expected_floats(x.data(), n, 64, -0.5f, 1.5f)));
     histogram_even(x.data(), n, fc.data(), nullptr, {.bins = 64, .lo = -0.5f, .hi = 1.5f});  // out_of_range not wanted
   }
-  EXPECT_EQ(histogram_default_variant(Dtype::u8, 256, 100), "cpu_openmp");
+  EXPECT_EQ(build_pick(Dtype::u8, 256, 100), "cpu_openmp");
 }
 
 #endif

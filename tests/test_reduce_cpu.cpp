@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <iterator>
 #include <set>
 #include <string>
 #include <vector>
@@ -79,16 +80,22 @@ TEST(Registry, LadderOrderAndBackends) {
 
 TEST(Registry, ProductRowsAreExactlyThePolicysPicks) {
   std::set<std::string_view> picks;
-  for (const auto& rule : reduce_impl::kPolicy) {
-    picks.insert(rule.variant);
-    const ReduceVariant* v = reduce_impl::variants_ladder().find(rule.variant);
-    ASSERT_NE(v, nullptr) << rule.variant;
-    EXPECT_FALSE(rule.evidence.empty()) << rule.variant << ": a rule carries its measurement";
-  }
-  EXPECT_TRUE(reduce_impl::kPolicy[std::size(reduce_impl::kPolicy) - 1].matches({Dtype::u8, Op::max, Accum::kahan, 0}))
-      << "the last rule matches every shape";
+  // The GPU's table (CUDA builds) and the one without a GPU: every rule
+  // names a variant and carries its measurement; the last matches every shape.
+  const auto check_table = [&](const auto& rules, bool gpu) {
+    for (const auto& rule : rules) {
+      if (gpu) picks.insert(rule.variant);
+      EXPECT_NE(reduce_impl::variants_ladder().find(rule.variant), nullptr) << rule.variant;
+      EXPECT_FALSE(rule.evidence.empty()) << rule.variant << ": a rule carries its measurement";
+    }
+    EXPECT_TRUE(std::end(rules)[-1].matches({Dtype::u8, Op::max, Accum::kahan, 0})) << "the last rule matches every shape";
+  };
+#if TESSERA_HAVE_CUDA
+  check_table(reduce_impl::kGpuPolicy, true);
+#endif
+  check_table(reduce_impl::kCpuPolicy, false);
   for (const auto& v : reduce_impl::variants_ladder().all()) {
-    if (v.info.backend == Backend::cpu) continue;  // the CPU-only build's pick is the OpenMP reference
+    if (v.info.backend == Backend::cpu) continue;  // the pick without a GPU is the OpenMP reference
     EXPECT_EQ(v.info.role == Role::product, picks.count(v.info.name) == 1) << v.info.name;
     EXPECT_NE(v.info.role, Role::tuning) << v.info.name << ": tuning rows live in the lab";
   }
@@ -177,7 +184,9 @@ TEST(Registry, EverySupportedCombinationHasAPublicVariant) {
     EXPECT_GE(cuda, 1) << "no CUDA variant";
 #endif
     for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1000003), std::size_t(1) << 31}) {
-      const std::string name = reduce_default_variant(c.dtype, c.op, c.accum, n);
+      // The build's own policy: the GPU's in CUDA builds (a default call takes
+      // it where there is a GPU; tests/test_host_calls.cpp covers none).
+      const std::string name(reduce_impl::policy_pick(tessera_test::spec_of(c, n), TESSERA_HAVE_CUDA));
       const ReduceVariant* v = reduce_impl::variants_ladder().find(name);
       ASSERT_NE(v, nullptr) << "default variant '" << name << "' is not registered";
       EXPECT_TRUE(v->supports(tessera_test::spec_of(c, n))) << "default variant '" << name << "', n = " << n;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <iterator>
 #include <set>
 #include <sstream>
 #include <string>
@@ -95,15 +96,22 @@ TEST(ScanRegistry, LadderOrderStepZeroAndBackends) {
 
 TEST(ScanRegistry, ProductRowsAreExactlyThePolicysPicks) {
   std::set<std::string_view> picks;
-  for (const auto& rule : scan_impl::kPolicy) {
-    picks.insert(rule.variant);
-    EXPECT_NE(scan_impl::variants_ladder().find(rule.variant), nullptr) << rule.variant;
-    EXPECT_FALSE(rule.evidence.empty()) << rule.variant << ": a rule carries its measurement";
-  }
-  EXPECT_TRUE(scan_impl::kPolicy[std::size(scan_impl::kPolicy) - 1].matches({Dtype::u8, Op::max, Accum::kahan, true, 0}))
-      << "the last rule matches every shape";
+  // The GPU's table (CUDA builds) and the one without a GPU: every rule
+  // names a variant and carries its measurement; the last matches every shape.
+  const auto check_table = [&](const auto& rules, bool gpu) {
+    for (const auto& rule : rules) {
+      if (gpu) picks.insert(rule.variant);
+      EXPECT_NE(scan_impl::variants_ladder().find(rule.variant), nullptr) << rule.variant;
+      EXPECT_FALSE(rule.evidence.empty()) << rule.variant << ": a rule carries its measurement";
+    }
+    EXPECT_TRUE(std::end(rules)[-1].matches({Dtype::u8, Op::max, Accum::kahan, true, 0})) << "the last rule matches every shape";
+  };
+#if TESSERA_HAVE_CUDA
+  check_table(scan_impl::kGpuPolicy, true);
+#endif
+  check_table(scan_impl::kCpuPolicy, false);
   for (const auto& v : scan_impl::variants_ladder().all()) {
-    if (v.info.backend == Backend::cpu) continue;  // the CPU-only build's pick is the OpenMP reference
+    if (v.info.backend == Backend::cpu) continue;  // the pick without a GPU is the OpenMP reference
     EXPECT_EQ(v.info.role == Role::product, picks.count(v.info.name) == 1) << v.info.name;
     EXPECT_NE(v.info.role, Role::tuning) << v.info.name << ": tuning rows live in the lab";
   }

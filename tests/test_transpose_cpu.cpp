@@ -13,6 +13,7 @@
 #include "harness/registry.hpp"
 #include "harness/runner.hpp"
 #include "families/transpose/contract.hpp"
+#include "families/transpose/policy.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/transpose.hpp"
 #include "test_support.hpp"
@@ -80,7 +81,9 @@ TEST(TransposeTable, LadderContract) {
 // The product ladder: no tuning row (those are the lab's), and the product
 // rows are exactly what the API may pick.
 TEST(TransposeTable, RolesMatchThePolicy) {
-  const std::string pick = transpose_default_variant(Dtype::f32, 8192, 8192);
+  // The build's own rule: the GPU's in CUDA builds (a default call takes it
+  // where there is a GPU; tests/test_host_calls.cpp covers none).
+  const std::string pick(transpose_impl::policy::pick(TESSERA_HAVE_CUDA));
   for (const auto& v : transpose_impl::variants_ladder().all()) {
     EXPECT_NE(v.info.role, Role::tuning) << v.info.name << ": tuning rows live in the lab";
     if (v.info.role == Role::product) {

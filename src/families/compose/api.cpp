@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/gpu_present.hpp"
 #include "families/compose/contract.hpp"
 #include "families/compose/policy.hpp"
 #include "tessera/compact.hpp"
@@ -111,7 +112,7 @@ void require_valid_buffers(const char* fn, const Spec& spec, const Buffers& b) {
 // variant that does not take the spec.
 const Variant& pick(const char* fn, const Spec& spec, const std::string& name) {
   const std::string_view chosen =
-      name.empty() ? compose_impl::default_variant(spec, compose_impl::BUILD_HAS_GPU_RUNGS) : std::string_view(name);
+      name.empty() ? compose_impl::default_variant(spec, api::gpu_present()) : std::string_view(name);
   const Variant& v = compose_impl::variants_ladder(spec.family).at(chosen, fn);
   require(v.supports(spec), fmt::format("{}: variant '{}' does not support {}", fn, chosen, describe(spec)));
   return v;
@@ -165,10 +166,7 @@ class HostScratch {
 
 #if TESSERA_HAVE_CUDA
 void require_memory(const char* fn, const Variant& v, const char* what, const void* p, bool used) {
-  if (!used || p == nullptr) return;
-  const api::Memory want = v.info.backend == Backend::cpu ? api::Memory::host : api::Memory::device;
-  require(api::memory_of(p) == want, fmt::format("{}: {} must point to {} memory for variant '{}'", fn, what,
-                                                 want == api::Memory::host ? "host" : "device", v.info.name));
+  if (used && p != nullptr) api::require_memory(v.info.backend, p, what, fn, v.info.name);
 }
 #endif
 
@@ -184,19 +182,15 @@ void execute(const char* fn, const Spec& spec, Buffers b, const Common& o, std::
   const bool count_slot = gpu_rung && host_count != nullptr;
   const std::size_t bytes = layout_bytes(v.workspace_bytes(spec), count_slot);
 #if TESSERA_HAVE_CUDA
-  // A CUDA build on a machine without a GPU can still run the CPU rungs.
-  const bool device = detail::cuda_device_available();
-  require(device || !gpu_rung,
-          fmt::format("{}: variant '{}' needs a CUDA device and none is available", fn, v.info.name));
-  if (device) {
-    const bool n_pos = spec.n > 0;
-    require_memory(fn, v, "d_in", b.in, n_pos);
-    require_memory(fn, v, "d_flags", b.flags, n_pos && spec.flagged);
-    require_memory(fn, v, "d_out", b.out, compose_impl::output_capacity(spec) > 0);
-    require_memory(fn, v, "d_lengths", b.lengths, n_pos && compose_impl::has_lengths(spec.family));
-    if (host_count == nullptr) require_memory(fn, v, "d_count", b.count, compose_impl::has_count(spec.family));
-    require_memory(fn, v, "options.workspace", o.workspace.ptr, bytes > 0);
-  }
+  // A CUDA build on a machine without a GPU runs the CPU rungs on host
+  // memory; api::require_memory refuses a GPU rung there by name.
+  const bool n_pos = spec.n > 0;
+  require_memory(fn, v, "d_in", b.in, n_pos);
+  require_memory(fn, v, "d_flags", b.flags, n_pos && spec.flagged);
+  require_memory(fn, v, "d_out", b.out, compose_impl::output_capacity(spec) > 0);
+  require_memory(fn, v, "d_lengths", b.lengths, n_pos && compose_impl::has_lengths(spec.family));
+  if (host_count == nullptr) require_memory(fn, v, "d_count", b.count, compose_impl::has_count(spec.family));
+  require_memory(fn, v, "options.workspace", o.workspace.ptr, bytes > 0);
   if (gpu_rung) {
     api::AsyncScratch scratch(bytes, o.workspace, o.stream, fn);
     unsigned char* base = aligned(scratch.get());
@@ -209,7 +203,7 @@ void execute(const char* fn, const Spec& spec, Buffers b, const Common& o, std::
     }
     return;
   }
-  if (device) TESSERA_CUDA(cudaStreamSynchronize(o.stream));  // CPU variants run in stream order
+  api::wait_for_stream(o.stream);
 #endif
   HostScratch scratch(bytes, o.workspace, fn);
   if (host_count != nullptr) b.count = host_count;
@@ -252,7 +246,7 @@ std::string default_for(Family f, Dtype type, std::size_t n) {
   s.family = f;
   s.dtype = type;
   s.n = n;
-  return std::string(compose_impl::default_variant(s, compose_impl::BUILD_HAS_GPU_RUNGS));
+  return std::string(compose_impl::default_variant(s, api::gpu_present()));
 }
 
 }  // namespace

@@ -86,7 +86,4 @@ constexpr std::string_view default_variant(const Spec& spec, bool gpu) {
   return gpu ? pick(GPU_POLICY, "cpu_openmp") : pick(CPU_POLICY, "cpu_openmp");
 }
 
-// The build's own rules: the GPU's in CUDA builds.
-constexpr bool BUILD_HAS_GPU_RUNGS = TESSERA_HAVE_CUDA != 0;
-
 }  // namespace tessera::compose_impl

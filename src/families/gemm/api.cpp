@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/gpu_present.hpp"
 #include "families/gemm/api_common.hpp"
 
 #if TESSERA_HAVE_CUDA
@@ -24,20 +25,14 @@ using gemm_impl::GemmOp;
 
 #if TESSERA_HAVE_CUDA
 using api::AsyncScratch;
-using api::Memory;
-using api::memory_of;
 
 // Every non-empty matrix must live where the variant runs.
 void check_memory(const ApiCall& api) {
   const GemmCall& call = api.call;
   const auto& s = call.spec;
   const auto& v = *api.variant;
-  const Memory want = v.info.backend == Backend::cpu ? Memory::host : Memory::device;
-  const char* where = want == Memory::host ? "host" : "device";
   auto require_kind = [&](const void* p, bool empty, const char* name) {
-    if (!empty)
-      require(memory_of(p) == want, fmt::format("{}: {} must point to {} memory for variant '{}'",
-                                                gemm_impl::api_name(s.op), name, where, v.info.name));
+    if (!empty) api::require_memory(v.info.backend, p, name, gemm_impl::api_name(s.op), v.info.name);
   };
   require_kind(call.a, s.m == 0 || s.k == 0, "A");
   if (s.op == GemmOp::ab) require_kind(call.b, s.k == 0 || s.n == 0, "B");
@@ -62,7 +57,7 @@ void run(const ApiCall& api, const GemmOptions& options) {
       gemm_impl::mirror_lower_to_upper(call.c, call.spec.m, call.spec.ldc, options.stream);
     return;
   }
-  TESSERA_CUDA(cudaStreamSynchronize(options.stream));  // CPU variants run in stream order
+  api::wait_for_stream(options.stream);
 #endif
   std::vector<unsigned char> own;
   call.workspace = gemm_impl::host_scratch(ws_bytes, options.workspace, own, who);
@@ -72,10 +67,10 @@ void run(const ApiCall& api, const GemmOptions& options) {
 }  // namespace
 
 std::string gemm_default_variant(std::size_t, std::size_t, std::size_t) {
-  return std::string(gemm_impl::policy::default_variant(GemmOp::ab, TESSERA_HAVE_CUDA));
+  return std::string(gemm_impl::policy::default_variant(GemmOp::ab, api::gpu_present()));
 }
 std::string gemm_aat_default_variant(std::size_t, std::size_t) {
-  return std::string(gemm_impl::policy::default_variant(GemmOp::aat, TESSERA_HAVE_CUDA));
+  return std::string(gemm_impl::policy::default_variant(GemmOp::aat, api::gpu_present()));
 }
 
 std::size_t gemm_workspace_bytes(std::size_t m, std::size_t n, std::size_t k, const GemmOptions& options) {

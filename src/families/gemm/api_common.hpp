@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/gpu_present.hpp"
 #include "core/matrix_layout.hpp"
 #include "families/gemm/contract.hpp"
 #include "families/gemm/policy.hpp"
@@ -64,11 +65,11 @@ inline GemmSpec aat_spec(std::size_t m, std::size_t k, const GemmOptions& o) {
   return {GemmOp::aat, m, m, k, dense_or(o.lda, k), 0, dense_or(o.ldc, m)};
 }
 
-// The variant that runs `s`: `name`, or the policy's for this build; throws
+// The variant that runs `s`: `name`, or the policy's for this machine; throws
 // for an unknown name or a variant of the other product.
 inline const GemmVariant& variant_for(const GemmSpec& s, const std::string& name) {
   const char* who = api_name(s.op);
-  const std::string_view chosen = name.empty() ? policy::default_variant(s.op, TESSERA_HAVE_CUDA) : name;
+  const std::string_view chosen = name.empty() ? policy::default_variant(s.op, api::gpu_present()) : name;
   const GemmVariant& v = variants_ladder().at(chosen, who);
   require(v.supports(s), fmt::format("{}: variant '{}' does not support this call ({} with m = {}, n = {}, k = {})",
                                      who, chosen, s.op == GemmOp::ab ? "C = A*B" : "C = A*A^T", s.m, s.n, s.k));

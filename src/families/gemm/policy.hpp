@@ -31,7 +31,7 @@ inline constexpr VariantRule VARIANT_RULES[] = {
     {GemmOp::aat, true, "aat_warp_tiled",
      "H100, FP32: 44.9 TFLOP/s at m = k = 4096 on the SYRK count, 1.20x cublas_ssyrk "
      "(docs/results/gemm-h100-2026-11-23c.json, cb23979)"},
-    // CPU-only builds have the two CPU rungs; the serial reference is the
+    // Without a GPU (CPU-only builds, or none found): the CPU rungs; the serial reference is the
     // check's ground truth, not a product.
     {GemmOp::ab, false, "cpu_openmp",
      "the only parallel CPU rung: 0.08 TFLOP/s at 1000x3000x777 on the H100 host, where cpu_reference "

@@ -28,19 +28,18 @@ std::size_t out_of_range_offset(std::size_t variant_bytes) {
   return (variant_bytes + OUT_OF_RANGE_ALIGN - 1) / OUT_OF_RANGE_ALIGN * OUT_OF_RANGE_ALIGN;
 }
 
+void check_memory(const HistogramVariant& v, const Request& r, const void* in, const std::uint32_t* counts) {
+  if (r.spec.n > 0) api::require_memory(v.info.backend, in, r.in_name, r.who, v.info.name);
+  api::require_memory(v.info.backend, counts, "d_counts", r.who, v.info.name);
+}
+
 void run_cpu_variant(const HistogramVariant& v, const Request& r, const void* in, std::uint32_t* counts,
                      std::uint32_t* out_of_range) {
-  if (r.spec.n > 0)
-    require(memory_of(in) == Memory::host,
-            fmt::format("{}: {} must point to host memory for variant '{}'", r.who, r.in_name, v.info.name));
-  require(memory_of(counts) == Memory::host,
-          fmt::format("{}: d_counts must point to host memory for variant '{}'", r.who, v.info.name));
-  if (out_of_range != nullptr)
-    require(memory_of(out_of_range) == Memory::host,
-            fmt::format("{}: out_of_range must point to host memory for variant '{}'", r.who, v.info.name));
+  check_memory(v, r, in, counts);
+  if (out_of_range != nullptr) api::require_memory(v.info.backend, out_of_range, "out_of_range", r.who, v.info.name);
   std::vector<unsigned char> ws(v.workspace_bytes(r.spec));
   std::uint32_t dropped = 0;
-  TESSERA_CUDA(cudaStreamSynchronize(r.stream));  // CPU variants run in stream order
+  api::wait_for_stream(r.stream);
   v.run({r.spec, in, counts, &dropped, ws.data(), r.stream});
   if (out_of_range != nullptr) *out_of_range = dropped;
 }
@@ -60,11 +59,7 @@ void histogram_impl::run_checked(const Request& r, const void* in, std::uint32_t
     run_cpu_variant(v, r, in, counts, out_of_range);
     return;
   }
-  if (r.spec.n > 0)
-    require(memory_of(in) == Memory::device,
-            fmt::format("{}: {} must point to device memory for variant '{}'", r.who, r.in_name, v.info.name));
-  require(memory_of(counts) == Memory::device,
-          fmt::format("{}: d_counts must point to device memory for variant '{}'", r.who, v.info.name));
+  check_memory(v, r, in, counts);
   const bool oor_on_device = out_of_range != nullptr && memory_of(out_of_range) == Memory::device;
   const std::size_t ws_bytes = v.workspace_bytes(r.spec);
   const std::size_t oor_at = out_of_range_offset(ws_bytes);

@@ -9,6 +9,7 @@
 // ladder.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "families/histogram/contract.hpp"
@@ -46,10 +47,16 @@ inline constexpr Rule GPU_RULES[] = {
      "not measured past 4096 bins: the only rung for more bins than one shared-memory copy holds", "-"},
 };
 
-// CPU-only builds: the parallel CPU rung for everything.
+// Without a GPU (a CPU-only build, or a CUDA build on a machine with none):
+// the parallel CPU rung for everything.
 inline constexpr Rule CPU_RULES[] = {
     {Dtype::u8, BYTE_BINS, "cpu_openmp", "-", "the only parallel CPU rung", "-"},
     {Dtype::f32, MAX_BINS, "cpu_openmp", "-", "the only parallel CPU rung", "-"},
 };
+
+// The variant a default call takes for this shape, from the GPU's rules or
+// the CPU's (policy.cpp; histogram_default_variant passes whether this
+// machine has a GPU).
+std::string pick(Dtype type, int bins, std::size_t n, bool gpu);
 
 }  // namespace tessera::histogram_impl::policy

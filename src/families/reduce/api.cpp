@@ -14,8 +14,6 @@ namespace tessera::reduce_impl {
 namespace {
 
 using api::AsyncScratch;
-using api::Memory;
-using api::memory_of;
 
 // tessera::reduce's device result sits after the variant's workspace, in a
 // slot of its own (256-byte aligned, like every part of a workspace).
@@ -28,13 +26,8 @@ std::size_t result_offset(std::size_t variant_bytes) {
 std::size_t result_bytes(Dtype dtype) { return dtype == Dtype::f32 ? sizeof(float) : 8; }
 
 void check_memory(const ReduceVariant& v, const void* in, std::size_t n, const void* out, const char* who) {
-  const Memory want = v.info.backend == Backend::cpu ? Memory::host : Memory::device;
-  const char* where = want == Memory::host ? "host" : "device";
-  if (n > 0)
-    require(memory_of(in) == want,
-            fmt::format("{}: d_in must point to {} memory for variant '{}'", who, where, v.info.name));
-  require(memory_of(out) == want,
-          fmt::format("{}: d_out must point to {} memory for variant '{}'", who, where, v.info.name));
+  if (n > 0) api::require_memory(v.info.backend, in, "d_in", who, v.info.name);
+  api::require_memory(v.info.backend, out, "d_out", who, v.info.name);
 }
 
 }  // namespace
@@ -43,24 +36,22 @@ void reduce_entry(Dtype dtype, const void* in, std::size_t n, void* out, bool ou
   const char* who = api_name(out_on_host);
   const ReduceSpec spec = spec_of(dtype, n, o);
   const ReduceVariant& v = resolve(spec, o.variant, in, out, who);
+  api::require_runnable(v.info.backend, who, v.info.name);
+  if (v.info.backend == Backend::cpu || !out_on_host) check_memory(v, in, n, out, who);
+  else if (n > 0) api::require_memory(v.info.backend, in, "d_in", who, v.info.name);
   const std::size_t ws_bytes = v.workspace_bytes(spec);
   if (v.info.backend == Backend::cpu) {
-    check_memory(v, in, n, out, who);
     std::vector<unsigned char> ws(ws_bytes);
-    TESSERA_CUDA(cudaStreamSynchronize(o.stream));  // CPU variants run in stream order
+    api::wait_for_stream(o.stream);
     v.run({spec, in, out, ws.data(), o.stream});
     return;
   }
   if (!out_on_host) {
-    check_memory(v, in, n, out, who);
     AsyncScratch ws(ws_bytes, o.workspace, o.stream, who);
     v.run({spec, in, out, ws.get(), o.stream});
     return;
   }
   // tessera::reduce: the result goes through a device slot to the host.
-  if (n > 0)
-    require(memory_of(in) == Memory::device,
-            fmt::format("{}: d_in must point to device memory for variant '{}'", who, v.info.name));
   {
     const std::size_t at = result_offset(ws_bytes);
     AsyncScratch ws(at + RESULT_SLOT, o.workspace, o.stream, who);

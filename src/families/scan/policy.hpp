@@ -6,9 +6,10 @@
 // harness's api_pick with it.
 #pragma once
 
-#include <iterator>
+#include <cstddef>
 #include <string_view>
 
+#include "core/gpu_present.hpp"
 #include "families/scan/contract.hpp"
 
 namespace tessera::scan_impl {
@@ -26,7 +27,7 @@ inline bool four_byte_elements_native(const ScanSpec& s) {
 inline bool any_shape(const ScanSpec&) { return true; }
 
 #if TESSERA_HAVE_CUDA
-inline constexpr PolicyRule kPolicy[] = {
+inline constexpr PolicyRule kGpuPolicy[] = {
     // Any size, inclusive or exclusive: the variant itself runs the
     // early-publishing kernel below sm_90.
     {four_byte_elements_native, "lookback_bulk",
@@ -39,17 +40,27 @@ inline constexpr PolicyRule kPolicy[] = {
      "H100, float sum 2^28: double accumulator 62.6% of copy = 1.12x cub_device_scan, Kahan 53.2% = 2.58x, "
      "double-float 53.3% = 2.59x (docs/results/scan-l2-queue-h100-2026-11-23.json, 23efa13)"},
 };
-#else
-inline constexpr PolicyRule kPolicy[] = {
-    {any_shape, "cpu_openmp", "CPU-only build: pointers are host pointers; the parallel CPU rung"},
-};
 #endif
+// Without a GPU (a CPU-only build, or a CUDA build on a machine with none).
+inline constexpr PolicyRule kCpuPolicy[] = {
+    {any_shape, "cpu_openmp", "no GPU: pointers are host pointers; the parallel CPU rung"},
+};
 
-// The variant of the first rule that matches (the last rule matches every shape).
-inline std::string_view policy_pick(const ScanSpec& spec) {
-  for (const PolicyRule& rule : kPolicy)
+// The variant of the first rule that matches (the last rule matches every
+// shape), from the GPU's table when there is a GPU.
+template <std::size_t N>
+std::string_view first_match(const PolicyRule (&rules)[N], const ScanSpec& spec) {
+  for (const PolicyRule& rule : rules)
     if (rule.matches(spec)) return rule.variant;
-  return std::end(kPolicy)[-1].variant;
+  return rules[N - 1].variant;
 }
+inline std::string_view policy_pick(const ScanSpec& spec, bool gpu) {
+#if TESSERA_HAVE_CUDA
+  if (gpu) return first_match(kGpuPolicy, spec);
+#endif
+  return first_match(kCpuPolicy, spec);
+}
+// What a default call runs on this machine.
+inline std::string_view policy_pick(const ScanSpec& spec) { return policy_pick(spec, api::gpu_present()); }
 
 }  // namespace tessera::scan_impl

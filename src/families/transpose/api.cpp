@@ -12,17 +12,10 @@ namespace tessera {
 
 namespace {
 
-using api::Memory;
-using api::memory_of;
-
 // Both pointers must live where the variant runs.
 void check_memory(const transpose_impl::TransposeVariant& v, const void* in, const void* out) {
-  const Memory want = v.info.backend == Backend::cpu ? Memory::host : Memory::device;
-  const char* where = want == Memory::host ? "host" : "device";
-  require(memory_of(in) == want,
-          fmt::format("tessera::transpose: d_in must point to {} memory for variant '{}'", where, v.info.name));
-  require(memory_of(out) == want,
-          fmt::format("tessera::transpose: d_out must point to {} memory for variant '{}'", where, v.info.name));
+  api::require_memory(v.info.backend, in, "d_in", "tessera::transpose", v.info.name);
+  api::require_memory(v.info.backend, out, "d_out", "tessera::transpose", v.info.name);
 }
 
 }  // namespace
@@ -34,7 +27,7 @@ void transpose(const T* d_in, std::size_t rows, std::size_t cols, T* d_out, cons
   check_memory(*r.variant, d_in, d_out);
   if (r.variant->prepare != nullptr) r.variant->prepare();
   // CPU variants run synchronously, in stream order.
-  if (r.variant->info.backend == Backend::cpu) TESSERA_CUDA(cudaStreamSynchronize(options.stream));
+  if (r.variant->info.backend == Backend::cpu) api::wait_for_stream(options.stream);
   r.variant->run(r.call);
 }
 

@@ -1,5 +1,6 @@
 // The public API's choice of variant (policy.hpp's rules) and its workspace
 // query, the same in CUDA and CPU-only builds.
+#include "core/gpu_present.hpp"
 #include "families/transpose/contract.hpp"
 #include "families/transpose/policy.hpp"
 #include "tessera/transpose.hpp"
@@ -7,12 +8,7 @@
 namespace tessera {
 
 std::string transpose_default_variant(Dtype, std::size_t, std::size_t) {
-  // Each build has one rule, for every type and shape.
-#if TESSERA_HAVE_CUDA
-  return std::string(transpose_impl::policy::GPU_RULES[0].variant);
-#else
-  return std::string(transpose_impl::policy::CPU_RULES[0].variant);
-#endif
+  return std::string(transpose_impl::policy::pick(api::gpu_present()));
 }
 
 std::size_t transpose_workspace_bytes(Dtype, std::size_t, std::size_t, const TransposeOptions& options) {

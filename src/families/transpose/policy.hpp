@@ -28,10 +28,13 @@ inline constexpr Rule GPU_RULES[] = {
      "docs/results/transpose-h100-2026-11-23{,b,c}.json; commit 361c7f6"},
 };
 
-// CPU-only builds: the parallel CPU rung (the serial reference is the
+// Without a GPU (a CPU-only build, or none found): the parallel CPU rung (the serial reference is the
 // definition, minutes past 2^28 elements).
 inline constexpr Rule CPU_RULES[] = {
     {"cpu_openmp_blocked", "any type, any shape", "-", "the only parallel CPU rung", "-"},
 };
+
+// One rule with a GPU and one without, for every type and shape.
+constexpr std::string_view pick(bool gpu) { return gpu ? GPU_RULES[0].variant : CPU_RULES[0].variant; }
 
 }  // namespace tessera::transpose_impl::policy
