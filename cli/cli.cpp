@@ -27,7 +27,7 @@ constexpr const char* COMMANDS = "list, verify, bench, device, traces";
 int device_cmd(bool remeasure) {
   const harness::DeviceInfo d = harness::query_device(true, remeasure);
   if (!d.present) {
-    fmt::print(std::cerr, "tessera device: no GPU or CUDA driver found: {}\n", d.why_absent);
+    fmt::print(std::cerr, "tessera device: no GPU found: {}\n", d.why_absent);
     return exit_runtime;
   }
   fmt::print("name            {}\nuuid            {}\nSMs             {}\ncompute cap.    {}.{}\n", d.name, d.uuid,

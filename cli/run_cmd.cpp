@@ -72,6 +72,22 @@ void check_size(const std::vector<const Pattern*>& selected, const RunOptions& o
   throw UsageError(text);
 }
 
+// Without a GPU, a selection of CUDA variants only cannot run: say so before
+// building any problem's inputs (the runner would find out problem by problem).
+void refuse_cuda_only(const Selector& sel) {
+  std::vector<std::string> cuda;
+  for (const Pattern* p : selected_patterns(sel))
+    for (const auto& v : p->variants()) {
+      if (!sel.variant.empty() && v.name != sel.variant) continue;
+      if (v.backend != Backend::cuda) return;
+      cuda.push_back(fmt::format("{}/{}", p->name(), v.name));
+    }
+  if (cuda.empty()) return;
+  const std::string what = cuda.size() == 1 ? cuda.front() + " is a CUDA variant"
+                                            : fmt::format("the {} selected variants are CUDA variants", cuda.size());
+  throw UsageError(fmt::format("no variant of the selection can run here: {} and no GPU was found", what));
+}
+
 // Why a run checked nothing, for the message and exit_usage.
 std::string nothing_ran(const Report& report, const Filters& f) {
   if (report.problems == 0)
@@ -132,6 +148,7 @@ int run_cmd(const Filters& f, bool bench, const std::string& command_line) {
   const DeviceInfo dev = query_device(true);
   say_device(dev);
   opt.gpu = dev.present;
+  if (!dev.present) refuse_cuda_only(sel);
   if (opt.size) check_size(selected_patterns(sel), opt, bench, dev);
   opt.headline = bench && f.selector.empty() && !f.size && f.type.empty() && f.op.empty() && f.accum.empty() &&
                  f.input.empty();

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs the `tessera` command once and checks how it ends: the exit code,
 what its output (stdout and stderr together) must and must not say, how wide
-its lines are, and files it must not leave behind. CTest runs one of these
+its lines are, and files it must not leave behind (removed first). CTest runs one of these
 per case (tests/cli/CMakeLists.txt); exit 77 means skipped.
 
   expect.py --rc 2 --match "unknown command 'foo'" [--no-match RE] [--max-columns N]
@@ -38,6 +38,9 @@ def main():
     if a.needs_no_gpu and gpu_present():
         print("skipped: this case is about a machine without a GPU")
         return SKIP
+    for path in a.absent:  # a file an earlier run left must not pass for this one's
+        if os.path.exists(path):
+            os.remove(path)
     env = dict(os.environ)
     env.pop("COLUMNS", None)
     env.update(kv.split("=", 1) for kv in a.env)
