@@ -1,101 +1,34 @@
 // The `tessera` command line: list, verify, bench, device, traces. Shared by
 // the `tessera` executable (main.cpp) and the lab's `tessera-lab` (lab/main.cpp).
+// Every way out goes through one exit-code scheme (exit_codes.hpp, docs/cli.md).
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
-#include <algorithm>
-#include <chrono>
+#include <cstring>
 #include <iostream>
+#include <new>
 
-#include "harness/registry.hpp"
-#include "harness/device_info.hpp"
-#include "harness/runner.hpp"
-#include "tessera/core/error.hpp"
 #include "cli.hpp"
+#include "exit_codes.hpp"
+#include "harness/device_info.hpp"
+#include "list_cmd.hpp"
+#include "run_cmd.hpp"
 #include "traces_cmd.hpp"
 
 namespace {
 
 using namespace tessera;
-using namespace tessera::harness;
+using namespace tessera::cli;
 
-struct Filters {
-  std::string selector, type, op, accum, json, input;
-  std::uint64_t seed = RunOptions{}.seed;
-  std::size_t size = 0;
-  bool large = false, quick = false;
-};
+constexpr const char* COMMANDS = "list, verify, bench, device, traces";
 
-void add_filters(CLI::App* cmd, Filters& f, bool verify) {
-  cmd->add_option("selector", f.selector, "PATTERN, PATTERN/VARIANT or PATTERN,PATTERN,... (default: everything)");
-  cmd->add_option("--seed", f.seed, "seed of the input generators");
-  cmd->add_option("--size", f.size, "problem size (elements) instead of the defaults")->check(CLI::PositiveNumber);
-  cmd->add_option("--type", f.type, "only this element type (float, double, int32, int64)");
-  cmd->add_option("--op", f.op, "only this operator (sum, min, max)");
-  cmd->add_option("--accum", f.accum, "only this accumulator (native, double, kahan, dfloat)");
-  cmd->add_option("--json", f.json, "write the results as JSON to this file");
-  cmd->add_option("--input", f.input, "byte-stream patterns (histogram, unique) use this file's bytes, repeated to the problem size")
-      ->check(CLI::ExistingFile);
-  if (verify) {
-    cmd->add_flag("--large", f.large, "also verify sizes past 2^31 elements (GPU memory permitting)");
-    cmd->add_flag("--quick", f.quick, "small sizes only (for compute-sanitizer runs)");
-  }
-}
-
-RunOptions to_options(const Filters& f, bool gpu) {
-  RunOptions o;
-  o.seed = f.seed;
-  if (f.size) o.size = f.size;
-  o.large = f.large;
-  o.quick = f.quick;
-  o.input = f.input;
-  o.gpu = gpu;
-  if (!f.type.empty()) {
-    o.type = parse_dtype(f.type);
-    require(o.type.has_value(), fmt::format("--type: unknown element type '{}' (float, double, int32, int64)", f.type));
-  }
-  if (!f.op.empty()) {
-    o.op = parse_op(f.op);
-    require(o.op.has_value(), fmt::format("--op: unknown operator '{}' (sum, min, max)", f.op));
-  }
-  if (!f.accum.empty()) {
-    o.accum = parse_accum(f.accum);
-    require(o.accum.has_value(), fmt::format("--accum: unknown accumulator '{}' (native, double, kahan, dfloat)", f.accum));
-  }
-  return o;
-}
-
-void say_device(const DeviceInfo& d) {
-  if (d.present) {
-    fmt::print("device: {} ({} SMs, cc {}.{}), copy {:.0f} GB/s, FP32 {:.0f} GFLOP/s{}\n", d.name, d.sm_count,
-               d.cc_major, d.cc_minor, d.copy_gbps, d.fp32_gflops, d.ceilings_cached ? " (cached)" : "");
-  } else {
-    fmt::print("no GPU found ({}): running the CPU variants only, at CPU sizes; host copy {:.1f} GB/s, {} threads\n",
-               d.why_absent, d.host_copy_gbps, d.host_threads);
-  }
-}
-
-int list_cmd(const std::string& pattern) {
-  bool any = false;
-  for (const auto& p : patterns()) {
-    if (!pattern.empty() && p->name() != pattern) continue;
-    any = true;
-    fmt::print("{}\n", p->name());
-    for (const auto& v : p->variants())
-      fmt::print("  {:>2}  {:<26} {:<5} {:<9} {:<3}  {}\n", v.step, v.name, to_string(v.backend), to_string(v.role),
-                 v.deterministic ? "det" : "nd", v.adds);
-  }
-  if (!any) throw Error(fmt::format("unknown pattern '{}'", pattern));
-  fmt::print("(det: bitwise-identical results run after run; nd: not)\n");
-  return 0;
-}
-
+// Exits 3 without a GPU, so that scripts can test for one.
 int device_cmd(bool remeasure) {
-  const DeviceInfo d = query_device(true, remeasure);
+  const harness::DeviceInfo d = harness::query_device(true, remeasure);
   if (!d.present) {
-    say_device(d);
-    return 0;
+    fmt::print(std::cerr, "tessera device: no GPU found: {}\n", d.why_absent);
+    return exit_runtime;
   }
   fmt::print("name            {}\nuuid            {}\nSMs             {}\ncompute cap.    {}.{}\n", d.name, d.uuid,
              d.sm_count, d.cc_major, d.cc_minor);
@@ -104,27 +37,26 @@ int device_cmd(bool remeasure) {
   fmt::print("copy bandwidth  {:.1f} GB/s (device-to-device, read + write){}\n", d.copy_gbps,
              d.ceilings_cached ? " [cached]" : "");
   fmt::print("FP32 FMA rate   {:.1f} GFLOP/s{}\n", d.fp32_gflops, d.ceilings_cached ? " [cached]" : "");
-  return 0;
+  return exit_ok;
 }
 
-int run_cmd(const Filters& f, bool bench, const std::string& command_line) {
-  const Selector sel = parse_selector(f.selector);
-  const DeviceInfo dev = query_device(true);
-  say_device(dev);
-  RunOptions opt = to_options(f, dev.present);
-  opt.headline = bench && f.selector.empty() && !f.size && f.type.empty() && f.op.empty() && f.accum.empty() &&
-                 f.input.empty();
-  const auto t0 = std::chrono::steady_clock::now();
-  Report report = bench ? run_bench(sel, opt, dev, std::cout) : run_verify(sel, opt, dev, std::cout);
-  report.command = command_line;
-  if (!f.json.empty()) write_json(report, f.json);
-  const auto checked = std::count_if(report.results.begin(), report.results.end(),
-                                     [](const BenchResult& r) { return !r.skipped; });
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  fmt::print("\n{}: {} checks, {} failed in {:.1f} s{}{}\n", bench ? "bench" : "verify", checked, report.failures,
-             seconds, opt.headline ? " (headline problems of every pattern; `tessera bench PATTERN` for the full ladder)" : "",
-             dev.present ? "" : " (no GPU: CPU variants only)");
-  return report.failures == 0 ? 0 : 1;
+// CLI11 says "The following arguments were not expected: foo" for a mistyped
+// command and "A subcommand is required" for none; name the command instead.
+std::string command_mistake(const CLI::App& app, int argc, char** argv) {
+  if (argc < 2) return fmt::format("a command is required; commands: {}", COMMANDS);
+  const std::string first = argv[1];
+  if (first == "-h" || first == "--help") return {};
+  if (first.starts_with("-"))
+    return fmt::format("'{}' comes before the command: options follow it (tessera COMMAND [OPTIONS]); commands: {}",
+                       first, COMMANDS);
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    if (sub->get_name() == first) return {};
+  return fmt::format("unknown command '{}'; commands: {}", first, COMMANDS);
+}
+
+int usage_error(const std::string& message) {
+  fmt::print(std::cerr, "tessera: error: {}\nRun 'tessera --help' (or 'tessera COMMAND --help') for more.\n", message);
+  return exit_usage;
 }
 
 }  // namespace
@@ -132,36 +64,59 @@ int run_cmd(const Filters& f, bool bench, const std::string& command_line) {
 namespace tessera::cli {
 
 int main(int argc, char** argv) {
-  CLI::App app{"tessera: GPU parallel patterns, each as a verified, measured ladder of variants"};
+  CLI::App app{"tessera: GPU parallel patterns, each as a verified, measured ladder of variants.\n"
+               "Exit codes: 0 ok, 1 a check failed, 2 usage or input error (or nothing could run), 3 runtime or GPU "
+               "error (docs/cli.md)"};
   app.require_subcommand(1);
-  std::string list_pattern;
-  auto* list = app.add_subcommand("list", "print the registry of variants");
-  list->add_option("pattern", list_pattern, "only this pattern");
+  std::string list_selector;
+  bool list_long = false;
+  auto* list = app.add_subcommand("list", "print the registry of variants (`adds` cut to the terminal width)");
+  list->add_option("selector", list_selector, "only this PATTERN, or PATTERN/VARIANT in full");
+  list->add_flag("--long", list_long, "print `adds` in full");
   Filters verify_f, bench_f;
   auto* verify = app.add_subcommand("verify", "check every variant against the reference (exit 1 on any failure)");
   add_filters(verify, verify_f, true);
   auto* bench = app.add_subcommand("bench", "check and time every variant; print the ladder tables");
   add_filters(bench, bench_f, false);
   bool remeasure = false;
-  auto* device = app.add_subcommand("device", "GPU name, SMs, memory and measured ceilings");
+  auto* device = app.add_subcommand("device", "GPU name, SMs, memory and measured ceilings (exit 3 without a GPU)");
   device->add_flag("--remeasure", remeasure, "measure the ceilings again instead of reading the cache");
-  tessera::cli::TracesArgs traces_args;
-  auto* traces = tessera::cli::add_traces_command(app, traces_args);
-  CLI11_PARSE(app, argc, argv);
+  TracesArgs traces_args;
+  auto* traces = add_traces_command(app, traces_args);
+
+  if (const std::string mistake = command_mistake(app, argc, argv); !mistake.empty()) return usage_error(mistake);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {  // --help
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    return usage_error(e.what());
+  }
 
   std::string command_line = "tessera";
   for (int i = 1; i < argc; ++i) command_line += fmt::format(" {}", argv[i]);
   try {
-    if (*list) return list_cmd(list_pattern);
+    if (*list) return list_cmd(list_selector, list_long);
     if (*device) return device_cmd(remeasure);
     if (*verify) return run_cmd(verify_f, false, command_line);
     if (*bench) return run_cmd(bench_f, true, command_line);
-    if (*traces) return tessera::cli::traces_cmd(traces_args);
+    if (*traces) {
+      try {
+        return traces_cmd(traces_args);
+      } catch (const Error& e) {  // its files and options: input errors
+        throw UsageError(e.what());
+      }
+    }
+  } catch (const UsageError& e) {
+    return usage_error(e.what());
+  } catch (const std::bad_alloc&) {
+    fmt::print(std::cerr, "tessera: error: out of host memory\n");
+    return exit_runtime;
   } catch (const std::exception& e) {
     fmt::print(std::cerr, "tessera: error: {}\n", e.what());
-    return 2;
+    return exit_runtime;
   }
-  return 0;
+  return exit_ok;
 }
 
 }  // namespace tessera::cli

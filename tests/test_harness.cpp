@@ -13,6 +13,7 @@
 #include "harness/registry.hpp"
 #include "harness/check.hpp"
 #include "harness/runner.hpp"
+#include "harness/size_check.hpp"
 #include "harness/timing.hpp"
 #include "tessera/core/error.hpp"
 
@@ -196,4 +197,42 @@ TEST(Runner, JsonToAMissingDirectoryFailsCleanly) {
   const std::string path = "/nonexistent-dir-for-tessera/x.json";
   EXPECT_THROW(th::write_json(report, path), tessera::Error);
   EXPECT_FALSE(std::filesystem::exists(path));
+}
+
+// Issue 24 item 11: a size is judged from its estimated needs before
+// anything is allocated, per pattern, naming the memory and what there is.
+TEST(SizeCheck, RefusesWhatCannotFitAndNamesIt) {
+  th::DeviceInfo dev;  // no GPU
+  dev.host_available = std::size_t(8) << 30;
+  auto opt = cpu_options();
+  opt.size = 1000003;
+  const std::vector<const th::Pattern*> selected = {tessera::find_pattern("reduce"), tessera::find_pattern("gemm")};
+  const auto refused = th::refuse_sizes(selected, opt, false, dev);
+  ASSERT_EQ(refused.size(), 1u);  // reduce's 8 MB fits, gemm's 10^12-element matrices do not
+  EXPECT_EQ(refused[0].pattern, "gemm");
+  EXPECT_NE(refused[0].why.find("of host memory, 8.00 GiB available"), std::string::npos) << refused[0].why;
+  EXPECT_NE(refused[0].why.find("flops on the host"), std::string::npos) << refused[0].why;
+  th::Needs gpu_needs;
+  gpu_needs.device_bytes = 2.0 * (std::size_t(1) << 30);
+  dev.present = true;
+  dev.free_mem = std::size_t(1) << 30;
+  EXPECT_EQ(th::why_it_cannot_run(gpu_needs, dev), "needs 2.00 GiB of GPU memory, 1.00 GiB free");
+  EXPECT_EQ(th::format_bytes(3.0 * 1125899906842624.0), "3.00 PiB");
+}
+
+// Issue 24 item 2: a problem no selected variant can run is counted with the
+// reason, not reported as "0/0 variants correct".
+TEST(Runner, ProblemsNoVariantCanRunAreNamed) {
+  std::ostringstream out;
+  th::DeviceInfo dev;
+  auto opt = cpu_options();
+  opt.size = 1100;  // 1.33e9 multiply-adds: past cpu_reference's 2^30, within cpu_openmp's 2^34
+  const auto report = th::run_verify(th::parse_selector("gemm/cpu_reference"), opt, dev, out);
+  EXPECT_TRUE(report.results.empty());
+  EXPECT_EQ(report.problems, 2);
+  ASSERT_EQ(report.not_run.size(), 1u) << out.str();
+  EXPECT_EQ(report.not_run[0].problems, 2);
+  EXPECT_NE(report.not_run[0].why.find("cpu_reference stops at 1.07e+09 multiply-adds"), std::string::npos)
+      << report.not_run[0].why;
+  EXPECT_EQ(out.str().find("0/0"), std::string::npos) << out.str();
 }

@@ -1,4 +1,5 @@
 #include "harness/device_info.hpp"
+#include "harness/size_check.hpp"
 
 #include <fmt/format.h>
 #include <omp.h>
@@ -68,6 +69,19 @@ void write_cache(const DeviceInfo& info) {
   fs::rename(tmp, final_path, ec);
 }
 
+// The runtime says "CUDA driver version is insufficient" when there is no
+// driver at all; say what is likely instead, keeping the runtime's words.
+std::string why_no_device(cudaError_t err) {
+  switch (err) {
+    case cudaSuccess:
+    case cudaErrorNoDevice: return "the driver sees no CUDA device";
+    case cudaErrorInsufficientDriver:
+      return "no NVIDIA driver found, or one older than this build's CUDA runtime (cudaGetDeviceCount: "
+             "cudaErrorInsufficientDriver)";
+    default: return fmt::format("cudaGetDeviceCount: {}", cudaGetErrorString(err));
+  }
+}
+
 std::string uuid_string(const cudaUUID_t& u) {
   std::string s;
   for (int i = 0; i < 16; ++i) s += fmt::format("{:02x}", static_cast<unsigned char>(u.bytes[i]));
@@ -100,12 +114,13 @@ double measure_host_copy_gbps() {
 DeviceInfo query_device(bool measure, bool remeasure) {
   DeviceInfo info;
   info.host_threads = omp_get_max_threads();
+  info.host_available = host_memory_available();
 #if TESSERA_HAVE_CUDA
   int count = 0;
   const cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess || count == 0) {
     (void)cudaGetLastError();
-    info.why_absent = err != cudaSuccess ? cudaGetErrorString(err) : "no CUDA device";
+    info.why_absent = why_no_device(err);
   } else {
     int dev = 0;
     TESSERA_CUDA(cudaGetDevice(&dev));

@@ -24,6 +24,7 @@ struct DeviceInfo {
   std::string why_absent;      // when !present: the runtime's reason
   int host_threads = 0;
   double host_copy_gbps = 0;   // measured host memcpy, read + write (CPU ceiling)
+  std::size_t host_available = 0;  // host memory this process may still use (0: unknown)
 };
 
 // Queries the device; measures (or reads the cached) ceilings when `measure`.

@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -15,6 +17,9 @@
 namespace tessera::harness {
 
 namespace {
+
+// write_json writes here and renames over `path` once complete.
+std::filesystem::path temporary_of(const std::string& path) { return path + ".tmp"; }
 
 nlohmann::json opt_json(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
 
@@ -62,6 +67,24 @@ nlohmann::json result_json(const BenchResult& r) {
 
 }  // namespace
 
+// Creating the temporary write_json will write proves the directory exists
+// and is writable; the final name is only ever renamed over, so its own
+// permissions do not matter, but it must not be a directory.
+void check_json_path(const std::string& path) {
+  std::error_code ec;
+  if (path.empty()) throw Error("--json: the file name is empty");
+  if (std::filesystem::is_directory(path, ec)) throw Error(fmt::format("--json {}: is a directory", path));
+  const auto tmp = temporary_of(path);
+  const bool existed = std::filesystem::exists(tmp, ec);
+  {
+    std::ofstream probe(tmp, std::ios::app);
+    if (!probe)
+      throw Error(fmt::format("--json {}: cannot write '{}' ({}); checked before running so that no run is wasted", path,
+                              tmp.string(), std::strerror(errno)));
+  }
+  if (!existed) std::filesystem::remove(tmp, ec);
+}
+
 void write_json(const Report& report, const std::string& path) {
   const auto& d = report.device;
   nlohmann::json doc = {
@@ -87,7 +110,7 @@ void write_json(const Report& report, const std::string& path) {
   doc["results"] = std::move(results);
 
   const std::filesystem::path final_path(path);
-  const std::filesystem::path tmp = final_path.string() + ".tmp";
+  const std::filesystem::path tmp = temporary_of(path);
   {
     std::ofstream out(tmp);
     if (!out) throw Error(fmt::format("cannot open '{}' for writing", tmp.string()));

@@ -62,6 +62,11 @@ class Problem {
   // The variant the public API picks for this problem (the family's policy);
   // `gpu`: whether a GPU is present (without one the API picks a CPU rung).
   virtual std::string api_pick(bool gpu) const = 0;
+  // Why supports(v) is false, for the line that says a problem ran no
+  // variant; the runner itself names CUDA variants without a GPU.
+  virtual std::string why_unsupported(const VariantInfo& v) const {
+    return std::string(v.name) + " does not support " + desc().label;
+  }
 };
 
 // What the user asked the run for.
@@ -83,11 +88,21 @@ struct RunOptions {
   std::optional<Accum> accum;
 };
 
+// What one problem takes, estimated from its spec before anything is
+// allocated, so that a size that cannot fit is refused in a second instead
+// of failing in std::bad_alloc minutes later (harness/size_check.hpp).
+struct Needs {
+  double host_bytes = 0;    // inputs, reference answer, a CPU rung's output and the checked copy
+  double device_bytes = 0;  // a GPU rung's inputs and outputs (0 when the problem runs without a GPU)
+  double host_flops = 0;    // the reference answer's arithmetic on the host
+};
+
 // A problem not built yet: made one at a time so that only one problem's
 // buffers are alive.
 struct ProblemFactory {
   std::string label;
   std::function<std::unique_ptr<Problem>()> make;
+  Needs needs;
 };
 
 // The bench problems of a pattern whose problems are specs of size n (reduce,
@@ -116,6 +131,8 @@ class Pattern {
  public:
   virtual ~Pattern() = default;
   virtual std::string_view name() const = 0;
+  // What --size N sets: "elements", "samples per row", "matrix side".
+  virtual std::string_view size_meaning() const = 0;
   virtual std::vector<VariantInfo> variants() const = 0;  // ladder order
   virtual std::vector<ProblemFactory> verify_problems(const RunOptions& o) const = 0;
   virtual std::vector<ProblemFactory> bench_problems(const RunOptions& o) const = 0;

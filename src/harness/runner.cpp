@@ -8,11 +8,13 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <new>
 #include <optional>
 #include <cstdio>
 #include <ostream>
 
 #include "harness/registry.hpp"
+#include "harness/size_check.hpp"
 #include "harness/timing.hpp"
 #include "tessera/core/error.hpp"
 
@@ -66,15 +68,6 @@ class Stream {
   stream_t s_ = nullptr;
 };
 
-std::vector<const Pattern*> selected_patterns(const Selector& sel) {
-  std::vector<const Pattern*> out;
-  for (const auto& p : patterns())
-    if ((sel.pattern.empty() && sel.patterns.empty()) || p->name() == sel.pattern ||
-        std::find(sel.patterns.begin(), sel.patterns.end(), p->name()) != sel.patterns.end())
-      out.push_back(p.get());
-  return out;
-}
-
 std::vector<VariantInfo> selected_variants(const Pattern& p, const Selector& sel) {
   std::vector<VariantInfo> out;
   for (const auto& v : p.variants())
@@ -96,6 +89,9 @@ BenchResult check_one(Problem& problem, const VariantInfo& v, stream_t stream, s
     r.max_ulp_err = c.max_ulp_err;
     r.rms_ulp_err = c.rms_ulp_err;
     r.error = c.detail;
+  } catch (const std::bad_alloc&) {
+    r.verified = false;
+    r.error = "out of host memory allocating the variant's output and workspace";
   } catch (const std::exception& e) {
     r.verified = false;
     r.error = e.what();
@@ -129,11 +125,56 @@ void add_ratios(std::vector<BenchResult>& rows) {
   }
 }
 
+// Why no selected variant could run a problem: CUDA variants without a GPU,
+// and the problem's own reasons for the others.
+std::string why_none_ran(std::string_view pattern, const Problem& problem, const std::vector<VariantInfo>& variants,
+                         bool gpu) {
+  std::vector<std::string> cuda, other;
+  for (const auto& v : variants) {
+    if (v.backend == Backend::cuda && !gpu) cuda.push_back(fmt::format("{}/{}", pattern, v.name));
+    else other.push_back(problem.why_unsupported(v));
+  }
+  std::string why;
+  if (cuda.size() == 1) why = fmt::format("{} is a CUDA variant and no GPU was found", cuda.front());
+  if (cuda.size() > 1) why = fmt::format("{}'s {} CUDA variants need a GPU and none was found", pattern, cuda.size());
+  for (const auto& o : other) why += (why.empty() ? "" : "; ") + o;
+  return why;
+}
+
+void count_not_run(Report& report, std::string why) {
+  for (auto& n : report.not_run)
+    if (n.why == why) {
+      ++n.problems;
+      return;
+    }
+  report.not_run.push_back({std::move(why), 1});
+}
+
+// Builds a problem's inputs and reference; running out of host memory names
+// the problem and what it was estimated to need instead of a bare bad_alloc.
+std::unique_ptr<Problem> make_problem(std::string_view pattern, const ProblemFactory& f, const DeviceInfo& dev) {
+  try {
+    return f.make();
+  } catch (const std::bad_alloc&) {
+    throw Error(fmt::format("out of host memory building the inputs and reference of {} {} (about {}; {} was available)",
+                            pattern, f.label, format_bytes(f.needs.host_bytes), format_bytes(double(dev.host_available))));
+  }
+}
+
 std::string fmt_opt(const std::optional<double>& v, const char* spec_fmt) {
   return v ? fmt::format(fmt::runtime(spec_fmt), *v) : std::string("-");
 }
 
 }  // namespace
+
+std::vector<const Pattern*> selected_patterns(const Selector& sel) {
+  std::vector<const Pattern*> out;
+  for (const auto& p : patterns())
+    if ((sel.pattern.empty() && sel.patterns.empty()) || p->name() == sel.pattern ||
+        std::find(sel.patterns.begin(), sel.patterns.end(), p->name()) != sel.patterns.end())
+      out.push_back(p.get());
+  return out;
+}
 
 Selector parse_selector(const std::string& text) {
   if (text.find(',') != std::string::npos) {
@@ -183,7 +224,8 @@ Report run_verify(const Selector& sel, const RunOptions& opt, const DeviceInfo& 
     for (std::size_t pi = 0; pi < problems.size(); ++pi) {
       progress.show(fmt::format("[{}/{}] {} {}: building inputs", pi + 1, problems.size(), pattern->name(),
                                 problems[pi].label));
-      auto problem = problems[pi].make();
+      auto problem = make_problem(pattern->name(), problems[pi], dev);
+      ++report.problems;
       int passed = 0, ran = 0;
       for (const auto& v : variants) {
         if (!problem->supports(v)) continue;
@@ -200,6 +242,11 @@ Report run_verify(const Selector& sel, const RunOptions& opt, const DeviceInfo& 
         report.results.push_back(std::move(r));
       }
       progress.clear();
+      if (ran == 0) {
+        fmt::print(out, "{:<4} {:<8} {:<44} no variant can run here\n", "skip", pattern->name(), problem->desc().label);
+        count_not_run(report, why_none_ran(pattern->name(), *problem, variants, opt.gpu));
+        continue;
+      }
       fmt::print(out, "{:<4} {:<8} {:<44} {:>3}/{:<3} variants correct\n", passed == ran ? "ok" : "FAIL",
                  pattern->name(), problem->desc().label, passed, ran);
     }
@@ -233,7 +280,8 @@ Report run_bench(const Selector& sel, const RunOptions& opt, const DeviceInfo& d
     for (std::size_t pi = 0; pi < problems.size(); ++pi) {
       progress.show(fmt::format("[{}/{}] {} {}: building inputs", pi + 1, problems.size(), pattern->name(),
                                 problems[pi].label));
-      auto problem = problems[pi].make();
+      auto problem = make_problem(pattern->name(), problems[pi], dev);
+      ++report.problems;
       const Cost cost = problem->cost();
       std::vector<BenchResult> rows;
       // The headline run shows what a user weighs: the parallel CPU rung, the
@@ -260,6 +308,13 @@ Report run_bench(const Selector& sel, const RunOptions& opt, const DeviceInfo& d
       std::vector<VariantInfo> to_run;
       for (const auto& v : variants)
         if (problem->supports(v) && shown(v)) to_run.push_back(v);
+      if (to_run.empty()) {
+        progress.clear();
+        fmt::print(out, "\n{} · {}: no variant can run here\n", pattern->name(), problem->desc().label);
+        count_not_run(report, why_none_ran(pattern->name(), *problem, variants, opt.gpu));
+        if (problems_left > 1) --problems_left;  // its share of the headline budget passes on
+        continue;
+      }
       const auto priority = [&](const VariantInfo& v) {
         if (v.name == pick) return 0;
         return v.role == Role::vendor ? 1 : v.role == Role::taught ? 2 : 3;

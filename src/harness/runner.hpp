@@ -21,6 +21,8 @@ struct Selector {
 // Parses PATTERN[/VARIANT] or PATTERN,PATTERN,... (whole patterns); throws
 // Error naming an unknown pattern or variant.
 Selector parse_selector(const std::string& text);
+// The selected patterns, in registry order.
+std::vector<const Pattern*> selected_patterns(const Selector& sel);
 
 struct BenchResult {
   ProblemDesc problem;
@@ -41,12 +43,24 @@ struct BenchResult {
   std::optional<double> pct_ceiling, vs_vendor, vs_naive;
 };
 
+// Why problems ran no variant: the reason and how many problems it held back.
+struct NotRun {
+  std::string why;  // "reduce/single_pass is a CUDA variant and no GPU was found"
+  int problems = 0;
+};
+
 struct Report {
   DeviceInfo device;
   std::vector<BenchResult> results;
   int failures = 0;
+  int problems = 0;             // problems the selection and filters gave
+  std::vector<NotRun> not_run;  // problems on which no selected variant could run here
   std::string command;
 };
+
+// Checks that `path` can be written (a run's --json) before the run spends
+// its time; leaves nothing behind. Throws Error naming the path and why not.
+void check_json_path(const std::string& path);
 
 // Checks every selected variant on every verify problem; prints one line per
 // problem (and the detail of each failure) to `out`. Returns the report

@@ -550,6 +550,7 @@ bool wanted(const RunOptions& o, Accum a) {
 class ScanPattern final : public Pattern {
  public:
   std::string_view name() const override { return "batched_scan"; }
+  std::string_view size_meaning() const override { return "samples per row (rows x N)"; }
 
   std::vector<VariantInfo> variants() const override {
     std::vector<VariantInfo> out;
@@ -620,7 +621,12 @@ class ScanPattern final : public Pattern {
 
  private:
   static ProblemFactory factory(const Setup& s, ErrorModel m, std::uint64_t seed, bool gpu) {
-    return {label_of(s), [=] { return std::make_unique<ScanProblem>(s, m, seed, gpu); }};
+    // Per sample, host: the float input, the double reference, a CPU rung's
+    // output and the checked copy; device: input and output.
+    const double samples = double(s.spec.rows) * double(std::max(s.spec.in_pitch, s.spec.len));
+    return {label_of(s), [=] { return std::make_unique<ScanProblem>(s, m, seed, gpu); },
+            {.host_bytes = samples * (4 + 8 + 4 + 4), .device_bytes = gpu ? samples * 8 : 0,
+             .host_flops = 2 * samples}};
   }
 };
 

@@ -565,6 +565,7 @@ class ComposePattern final : public Pattern {
  public:
   explicit ComposePattern(Family f) : family_(f) {}
   std::string_view name() const override { return compose_impl::to_string(family_); }
+  std::string_view size_meaning() const override { return "elements"; }
 
   std::vector<VariantInfo> variants() const override {
     std::vector<VariantInfo> out;
@@ -618,7 +619,13 @@ class ComposePattern final : public Pattern {
 
  private:
   static ProblemFactory factory(const Case& c) {
-    return {case_label(c), [c] { return std::make_unique<ComposeProblem>(c); }};
+    // Per element: the key (host: input, reference, a CPU rung's output and
+    // the checked copy; device: input and output), a flag byte each side and
+    // up to two 8-byte run lengths (reference and output).
+    const double n = double(c.spec.n), key = double(size_of(c.spec.dtype));
+    return {case_label(c), [c] { return std::make_unique<ComposeProblem>(c); },
+            {.host_bytes = n * (4 * key + 1 + 16), .device_bytes = c.gpu ? n * (2 * key + 1 + 8) : 0,
+             .host_flops = n}};
   }
   Family family_;
 };

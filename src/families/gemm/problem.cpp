@@ -151,6 +151,14 @@ class GemmProblem final : public Problem {
     return gv->harness_max_macs == 0 || macs_of(in_.spec) <= gv->harness_max_macs;
   }
 
+  std::string why_unsupported(const VariantInfo& v) const override {
+    const GemmVariant* gv = gemm_impl::variants_ladder().find(v.name);
+    if (gv != nullptr && gv->harness_max_macs != 0 && macs_of(in_.spec) > gv->harness_max_macs)
+      return fmt::format("{} stops at {:.3g} multiply-adds (past them it runs for minutes), the problem has {:.3g}",
+                         v.name, double(gv->harness_max_macs), double(macs_of(in_.spec)));
+    return Problem::why_unsupported(v);
+  }
+
   // The API's pick on a GPU; without one, the CPU-only build's pick.
   std::string api_pick(bool gpu) const override { return std::string(gemm_impl::policy::default_variant(case_.op, gpu)); }
 
@@ -232,6 +240,23 @@ CheckResult GemmInstance::check(stream_t stream) {
 
 // ---- problem lists ----------------------------------------------------------
 
+// What a problem takes, in double (a side of 10^6 overflows 64-bit products).
+// Host: A, B, C0, a CPU rung's C, the checked copy and, up to
+// FULL_REFERENCE_MACS, the double reference and its scale per element;
+// device: A, B and C. The reference's arithmetic: every dot product, or past
+// the limit the sampled rows, columns and entries plus the checksums.
+Needs needs_of(const Case& c, bool gpu) {
+  const GemmSpec s = c.spec();
+  const double m = double(s.m), n = double(s.n), k = double(s.k);
+  const double a = m * double(s.lda), b = s.op == GemmOp::ab ? k * double(s.ldb) : 0, cm = m * double(s.ldc);
+  const double macs = m * n * k;
+  const bool full = macs <= double(gemm::FULL_REFERENCE_MACS);
+  const double sampled = (gemm::SAMPLED_ROWS * n + gemm::SAMPLED_COLS * m + gemm::SAMPLED_ENTRIES) * k + 2 * (a + b);
+  return {.host_bytes = 4 * (a + b + 3 * cm) + (full ? 16 * m * n : 0),
+          .device_bytes = gpu ? 4 * (a + b + cm) : 0,
+          .host_flops = 2 * (full ? macs : sampled)};
+}
+
 // Verify: degenerate shapes, primes, tile multiples and tile +- 1 for every
 // tile size of the ladder (16, 32, 64, 128, 256), vectors, padded and
 // misaligned leading dimensions (odd ld: no 16-byte row alignment), alpha /
@@ -278,6 +303,7 @@ std::vector<Case> large_cases() { return {ab(50000, 43000, 4), aat(46341, 4)}; }
 class GemmPattern final : public Pattern {
  public:
   std::string_view name() const override { return "gemm"; }
+  std::string_view size_meaning() const override { return "matrix side (M = N = K)"; }
 
   std::vector<VariantInfo> variants() const override {
     std::vector<VariantInfo> out;
@@ -313,7 +339,8 @@ class GemmPattern final : public Pattern {
       const Case c = cases[i];
       const std::uint64_t seed = o.seed + i;
       const bool gpu = o.gpu;
-      out.push_back({case_label(c), [c, seed, gpu] { return std::make_unique<GemmProblem>(c, seed, gpu); }});
+      out.push_back({case_label(c), [c, seed, gpu] { return std::make_unique<GemmProblem>(c, seed, gpu); },
+                     needs_of(c, gpu)});
     }
     return out;
   }

@@ -289,6 +289,7 @@ CheckResult HistogramInstance::check(stream_t stream) {
 class HistogramPattern final : public Pattern {
  public:
   std::string_view name() const override { return "histogram"; }
+  std::string_view size_meaning() const override { return "elements (bytes or floats)"; }
 
   std::vector<VariantInfo> variants() const override {
     std::vector<VariantInfo> out;
@@ -374,8 +375,12 @@ class HistogramPattern final : public Pattern {
 
   static ProblemFactory factory(const HistogramSpec& s, const Source& src, std::uint64_t seed, bool gpu,
                                 bool skip_global) {
+    // The input on the host and, with a GPU, its copy on the device; the
+    // counts are small.
+    const double input = double(s.n) * double(size_of(s.dtype));
     return {fmt::format("{} {}", histogram_impl::describe(s), source_name(src)),
-            [=] { return std::make_unique<HistogramProblem>(s, src, seed, gpu, skip_global); }};
+            [=] { return std::make_unique<HistogramProblem>(s, src, seed, gpu, skip_global); },
+            {.host_bytes = input, .device_bytes = gpu ? input : 0, .host_flops = double(s.n)}};
   }
 };
 

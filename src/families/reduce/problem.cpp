@@ -227,6 +227,7 @@ CheckResult ReduceInstance::check(stream_t stream) {
 class ReducePattern final : public Pattern {
  public:
   std::string_view name() const override { return "reduce"; }
+  std::string_view size_meaning() const override { return "elements"; }
 
   std::vector<VariantInfo> variants() const override { return reduce_impl::variants_ladder().infos(); }
 
@@ -268,7 +269,10 @@ class ReducePattern final : public Pattern {
 
  private:
   static ProblemFactory factory(const ReduceSpec& s, Distribution d, std::uint64_t seed, bool gpu) {
-    return {spec_label(s), [=] { return std::make_unique<ReduceProblem>(s, d, seed, gpu); }};
+    // The input on the host and, with a GPU, its copy on the device.
+    const double input = double(s.n) * double(size_of(s.dtype));
+    return {spec_label(s), [=] { return std::make_unique<ReduceProblem>(s, d, seed, gpu); },
+            {.host_bytes = input, .device_bytes = gpu ? input : 0, .host_flops = double(s.n)}};
   }
 };
 

@@ -301,6 +301,7 @@ CheckResult ScanInstance::check(stream_t stream) {
 class ScanPattern final : public Pattern {
  public:
   std::string_view name() const override { return "scan"; }
+  std::string_view size_meaning() const override { return "elements"; }
 
   std::vector<VariantInfo> variants() const override { return scan_impl::variants_ladder().infos(); }
 
@@ -348,7 +349,11 @@ class ScanPattern final : public Pattern {
 
  private:
   static ProblemFactory factory(const ScanSpec& s, Distribution d, std::uint64_t seed, bool gpu) {
-    return {spec_label(s), [=] { return std::make_unique<ScanProblem>(s, d, seed, gpu); }};
+    // Host: input, reference, a CPU rung's output and the checked copy;
+    // device: input and output.
+    const double bytes = double(s.n) * double(size_of(s.dtype));
+    return {spec_label(s), [=] { return std::make_unique<ScanProblem>(s, d, seed, gpu); },
+            {.host_bytes = 4 * bytes, .device_bytes = gpu ? 2 * bytes : 0, .host_flops = double(s.n)}};
   }
 };
 

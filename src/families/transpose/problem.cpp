@@ -10,6 +10,7 @@
 // ceiling the tile rungs approach; its name says it is the bound.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <span>
@@ -227,6 +228,7 @@ CheckResult TransposeInstance::check(stream_t stream) {
 class TransposePattern final : public Pattern {
  public:
   std::string_view name() const override { return "transpose"; }
+  std::string_view size_meaning() const override { return "matrix side (N x N)"; }
 
   std::vector<VariantInfo> variants() const override {
     std::vector<VariantInfo> out;
@@ -270,7 +272,11 @@ class TransposePattern final : public Pattern {
 
  private:
   static ProblemFactory factory(const TransposeSpec& s, std::uint64_t seed, bool gpu) {
-    return {spec_label(s), [=] { return std::make_unique<TransposeProblem>(s, seed, gpu); }};
+    // Host: input, a CPU rung's output and the checked copy; device: input
+    // and output. In double: a side past 2^32 overflows the size_t product.
+    const double bytes = double(s.rows) * double(std::max(s.ld_in, s.cols)) * double(size_of(s.dtype));
+    return {spec_label(s), [=] { return std::make_unique<TransposeProblem>(s, seed, gpu); },
+            {.host_bytes = 3 * bytes, .device_bytes = gpu ? 2 * bytes : 0, .host_flops = 0}};
   }
 };
 
