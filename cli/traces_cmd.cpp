@@ -54,6 +54,8 @@ int traces_cmd(const TracesArgs& a) {
   scan.variant = a.variant;
   const traces::FileOptions file{.raw_traces = a.traces, .raw_samples = a.samples, .batch_traces = a.batch_traces};
 
+  // ^C or a kill mid-run: remove the temporary (as large as OUT), then die of the signal.
+  traces::remove_temporaries_on_signals();
   if (a.variant.empty() && !traces::gpu_present())
     fmt::print(std::cerr, "tessera traces: no GPU found: scanning on the host with cpu_openmp\n");
   const traces::Report r = traces::scan_file(a.in, a.out, scan, file);

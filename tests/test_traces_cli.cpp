@@ -2,7 +2,12 @@
 // refusals, and what a run interrupted by SIGINT/SIGTERM leaves behind.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -47,6 +52,69 @@ TEST_F(TracesCli, RawRunSucceeds) {
   const CliResult r = run_cli({"traces", in, out, "--traces", "4", "--samples", "5", "--variant", "cpu_openmp"}, log);
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(d.files(), (std::vector<std::string>{"in.f32", "out.f32"}));
+}
+
+// ---- interrupted runs ---------------------------------------------------------
+
+bool is_temporary(const std::string& name) { return name.find(".tessera-") != std::string::npos; }
+
+// SIGINT or SIGTERM mid-run: the process dies of the signal, its temporary is
+// gone and the existing OUT is untouched. The input is a sparse 512 MiB raw
+// file (quick to make, a second or more to scan); the signal goes out as soon
+// as the temporary exists, i.e. while the run is writing it.
+class TracesCliSignal : public TracesCli, public ::testing::WithParamInterface<int> {};
+
+TEST_P(TracesCliSignal, LeavesNoTemporaryAndKeepsTheOldOutput) {
+  const int sig = GetParam();
+  const std::size_t traces = 8192, samples = 16384;
+  {
+    std::ofstream f(in, std::ios::binary);
+  }
+  ASSERT_EQ(::truncate(in.c_str(), static_cast<off_t>(traces * samples * 4)), 0);
+  write_bytes(out, {'o', 'l', 'd'});
+  const pid_t pid = spawn_cli({"traces", in, out, "--traces", std::to_string(traces), "--samples",
+                               std::to_string(samples), "--variant", "cpu_openmp", "--batch-traces", "256"},
+                              log);
+  bool seen = false;
+  for (int i = 0; i < 20000 && !seen; ++i) {  // up to 20 s
+    for (const std::string& name : d.files()) seen = seen || is_temporary(name);
+    if (!seen) ::usleep(1000);
+  }
+  ASSERT_TRUE(seen) << "the run never created its temporary";
+  ASSERT_EQ(::kill(pid, sig), 0);
+  const CliResult r = wait_cli(pid, log);
+  EXPECT_EQ(r.signal, sig) << "exit code " << r.exit_code << ": " << r.output;
+  EXPECT_EQ(d.files(), (std::vector<std::string>{"in.f32", "out.f32"}));
+  EXPECT_EQ(read_bytes(out), (std::vector<unsigned char>{'o', 'l', 'd'}));
+}
+
+INSTANTIATE_TEST_SUITE_P(Signals, TracesCliSignal, ::testing::Values(SIGINT, SIGTERM),
+                         [](const auto& info) { return std::string(info.param == SIGINT ? "SIGINT" : "SIGTERM"); });
+
+// A pid that is surely not running: a child that has exited and been reaped.
+long dead_pid() {
+  const pid_t p = ::fork();
+  if (p == 0) ::_exit(0);
+  int status = 0;
+  ::waitpid(p, &status, 0);
+  return p;
+}
+
+// What a killed run (SIGKILL, a crash) leaves is removed by the next run on
+// the same OUT; a live process's temporary and another OUT's are kept.
+TEST_F(TracesCli, NextRunRemovesStaleTemporariesOfItsOutputOnly) {
+  write_raw(in, 20);
+  const long dead = dead_pid();
+  const std::string stale = ".out.f32.tessera-" + std::to_string(dead) + "-0000abcd.tmp";
+  const std::string live = ".out.f32.tessera-" + std::to_string(::getpid()) + "-0000abcd.tmp";
+  const std::string other = ".other.f32.tessera-" + std::to_string(dead) + "-0000abcd.tmp";
+  const std::string unrelated = ".out.f32.tessera-" + std::to_string(dead) + "-notours.tmp";
+  for (const auto& n : {stale, live, other, unrelated}) write_bytes(d.path(n), {'x'});
+  const CliResult r = run_cli({"traces", in, out, "--traces", "4", "--samples", "5", "--variant", "cpu_openmp"}, log);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  auto expected = std::vector<std::string>{live, other, unrelated, "in.f32", "out.f32"};
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(d.files(), expected);
 }
 
 }  // namespace

@@ -64,8 +64,21 @@ class AtomicOutput {
  private:
   std::string final_, temp_;
   int fd_ = -1;
+  int pending_slot_ = -1;  // register_pending_temporary's slot
   bool committed_ = false;
 };
+
+// Temporaries are named ".OUT.tessera-PID-RANDOM.tmp": PID is the writing
+// process, so a later run on the same OUT removes those whose process is gone
+// (a crash, SIGKILL, power loss) and never a live run's, nor another OUT's.
+std::string temporary_name(const std::string& final_base, long pid, std::uint32_t random);
+// Removes the stale temporaries of `final_path` (see above); returns how many.
+std::size_t remove_stale_temporaries(const std::string& final_path);
+
+// The temporaries the signal handler of remove_temporaries_on_signals()
+// unlinks (interrupt_cleanup.cpp): a slot per temporary, -1 when none is free.
+int register_pending_temporary(const std::string& path) noexcept;
+void release_pending_temporary(int slot) noexcept;
 
 // ---- SEG-Y binary header (segy_layout.cpp) ----------------------------------
 

@@ -56,6 +56,14 @@ bool segy_supported() noexcept;
 // Whether scans without an explicit cpu_* variant will run on a GPU.
 bool gpu_present() noexcept;
 
+// Installs SIGINT, SIGTERM and SIGHUP handlers that remove the temporaries of
+// the runs in progress, then end the process with the signal's default
+// action (signals already ignored stay ignored). For programs that let these
+// signals end them (`tessera traces` does); call once, before the runs.
+// Without it a signal leaves a hidden ".OUT.tessera-PID-*.tmp" behind, which
+// the next run on the same OUT removes.
+void remove_temporaries_on_signals();
+
 // How to read IN and cut it into batches.
 struct FileOptions {
   // Both nonzero: IN is raw float32 in native byte order (little-endian on
