@@ -37,6 +37,8 @@ CLI::App* add_traces_command(CLI::App& app, TracesArgs& a) {
   cmd->add_option("--traces", a.traces, "raw float32 input: number of traces (with --samples)");
   cmd->add_option("--samples", a.samples, "raw float32 input: samples per trace (native byte order: little-endian "
                                           "on x86-64/ARM64)");
+  cmd->add_flag("--raw", a.force_raw, "with --traces/--samples: read IN as raw float32 even when it looks like "
+                                      "SEG-Y (refused otherwise)");
   cmd->add_option("--batch-traces", a.batch_traces, "traces per batch (default: sized from free host/GPU memory)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--variant", a.variant, "batched_scan variant by name (cpu_* run on the host; default: the best "
@@ -52,7 +54,8 @@ int traces_cmd(const TracesArgs& a) {
   scan.accum = *accum;
   scan.exclusive = a.exclusive;
   scan.variant = a.variant;
-  const traces::FileOptions file{.raw_traces = a.traces, .raw_samples = a.samples, .batch_traces = a.batch_traces};
+  const traces::FileOptions file{.raw_traces = a.traces, .raw_samples = a.samples, .batch_traces = a.batch_traces,
+                                     .force_raw = a.force_raw};
 
   // ^C or a kill mid-run: remove the temporary (as large as OUT), then die of the signal.
   traces::remove_temporaries_on_signals();

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "test_support.hpp"
+#include "segy_bytes_support.hpp"
 #include "traces_cli_support.hpp"
 #include "traces_test_support.hpp"
 
@@ -52,6 +53,39 @@ TEST_F(TracesCli, RawRunSucceeds) {
   const CliResult r = run_cli({"traces", in, out, "--traces", "4", "--samples", "5", "--variant", "cpu_openmp"}, log);
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(d.files(), (std::vector<std::string>{"in.f32", "out.f32"}));
+}
+
+// ---- SEG-Y given as raw float32 --------------------------------------------
+
+// 15 traces of 60 IEEE samples: 3600 + 15 x 480 = 10800 bytes, which is also
+// 27 raw traces of 100 float32 samples.
+std::vector<unsigned char> segy_sized_like_raw() {
+  SegyBytesSpec s;
+  s.format = 5;
+  s.samples = 60;
+  s.traces.assign(15, std::vector<double>(60, 1.5));
+  return segy_bytes(s);
+}
+
+TEST_F(TracesCli, SegyGivenAsRawIsRefused) {
+  const auto bytes = segy_sized_like_raw();
+  ASSERT_EQ(bytes.size(), 27u * 100u * 4u);
+  write_bytes(in, bytes);
+  const CliResult r = run_cli({"traces", in, out, "--traces", "27", "--samples", "100"}, log);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_TRUE(has_substr(r.output, "in.f32: given as raw float32 (--traces/--samples) but it is a SEG-Y file"))
+      << r.output;
+  EXPECT_TRUE(has_substr(r.output, "EBCDIC")) << r.output;
+  EXPECT_TRUE(has_substr(r.output, "--raw")) << r.output;
+  EXPECT_EQ(d.files(), std::vector<std::string>{"in.f32"});
+}
+
+TEST_F(TracesCli, RawFlagReadsSegyBytesAsRawFloat32) {
+  write_bytes(in, segy_sized_like_raw());
+  const CliResult r =
+      run_cli({"traces", in, out, "--traces", "27", "--samples", "100", "--raw", "--variant", "cpu_openmp"}, log);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(read_bytes(out).size(), 10800u);
 }
 
 // ---- interrupted runs ---------------------------------------------------------

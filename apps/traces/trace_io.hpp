@@ -38,7 +38,9 @@ class TraceWriter {
   virtual void finish() = 0;
 };
 
-std::unique_ptr<TraceReader> open_raw_reader(const std::string& path, std::size_t traces, std::size_t samples);
+// Refuses a file that is SEG-Y by every sign (segy_evidence) unless force_raw.
+std::unique_ptr<TraceReader> open_raw_reader(const std::string& path, std::size_t traces, std::size_t samples,
+                                             bool force_raw = false);
 // `path` is where to write (the temporary); errors name `shown_as` (OUT).
 std::unique_ptr<TraceWriter> open_raw_writer(const std::string& path, const std::string& shown_as, std::size_t samples);
 
@@ -101,16 +103,28 @@ struct BinaryHeader {
 
 // "4-byte IBM float" etc.; "unassigned" for codes SEG-Y does not define.
 std::string format_name(int code);
+// Bytes per sample of a SEG-Y format code; 0 for codes SEG-Y does not define.
+int format_bytes(int code);
+// The formats tessera reads: all but 4 (fixed point with gain) and the
+// 3-byte integers 7 and 15.
+bool format_supported(int code);
+bool format_is_integer(int code);  // supported and not 1, 5 or 6
 
 // Decodes and checks a binary header; errors name `path` and the bytes.
-// Accepts sample formats 1 and 5 only.
-BinaryHeader parse_binary_header(const unsigned char* raw400, const std::string& path);
+// Refuses unsupported sample formats unless !supported_only (SEG-Y detection).
+BinaryHeader parse_binary_header(const unsigned char* raw400, const std::string& path, bool supported_only = true);
 
 // The traces after the headers: fills info (traces, offsets) from the header,
 // the resolved count of extended textual headers and the file size; throws
 // when the file is truncated or its size is not whole traces.
 FileInfo layout_traces(const BinaryHeader& h, std::size_t ext_text_headers, std::uint64_t file_bytes,
                        const std::string& path);
+
+// What makes a file given as raw float32 SEG-Y (segy_detect.cpp): a
+// sentence for the error, or "" when it does not look like SEG-Y. `head` is
+// the file's first head_bytes bytes (3600 + 240 to see the first trace header).
+inline constexpr std::size_t SEGY_DETECT_BYTES = FILE_HEADER_BYTES + TRACE_HEADER_BYTES;
+std::string segy_evidence(const unsigned char* head, std::size_t head_bytes, std::uint64_t file_bytes);
 
 // Whether a 3200-byte record holds the rev-2 ((SEG: EndText)) stanza marker,
 // in EBCDIC or ASCII.

@@ -13,11 +13,11 @@ namespace tessera::traces {
 namespace {
 
 std::unique_ptr<TraceReader> open_reader(const std::string& in, const FileOptions& f) {
-  if (f.raw_traces == 0 && f.raw_samples == 0) return open_segy_reader(in);
+  if (f.raw_traces == 0 && f.raw_samples == 0 && !f.force_raw) return open_segy_reader(in);
   require(f.raw_traces > 0 && f.raw_samples > 0,
           fmt::format("{}: raw float32 input needs both --traces N and --samples M (got --traces {} --samples {})", in,
                       f.raw_traces, f.raw_samples));
-  return open_raw_reader(in, f.raw_traces, f.raw_samples);
+  return open_raw_reader(in, f.raw_traces, f.raw_samples, f.force_raw);
 }
 
 class FunctionCompute final : public Compute {

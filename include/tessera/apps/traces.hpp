@@ -73,6 +73,10 @@ struct FileOptions {
   std::size_t raw_samples = 0;
   // Traces per batch; 0 sizes batches from free host (and GPU) memory.
   std::size_t batch_traces = 0;
+  // Raw input that is SEG-Y by every sign (a textual header of text, a binary
+  // header that decodes, traces of its size filling the file) is refused
+  // unless this is set: read as raw, its headers would become samples.
+  bool force_raw = false;
 };
 
 // The scan applied to every trace (semantics of tessera::batched_scan).
