@@ -88,6 +88,36 @@ TEST_F(TracesCli, RawFlagReadsSegyBytesAsRawFloat32) {
   EXPECT_EQ(read_bytes(out).size(), 10800u);
 }
 
+// ---- --out-format ---------------------------------------------------------------
+
+TEST_F(TracesCli, UnknownOutFormatIsNamed) {
+  write_raw(in, 20);
+  const CliResult r = run_cli({"traces", in, out, "--traces", "4", "--samples", "5", "--out-format", "int9"}, log);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_TRUE(has_substr(r.output, "--out-format: unknown format 'int9' (same, ieee, ibm, double)")) << r.output;
+}
+
+#if TESSERA_HAVE_SEGYIO
+// int16 samples: IEEE float output by default; `same` refused once a sum
+// leaves int16, naming the trace and sample.
+TEST_F(TracesCli, IntegerInputOutFormats) {
+  SegyBytesSpec s;
+  s.format = 3;
+  s.samples = 3;
+  s.traces = {{1, 2, 3}, {30000, 30000, 1}};
+  write_bytes(in, segy_bytes(s));
+  const std::vector<std::string> args{"traces", in, out, "--direction", "forward", "--variant", "cpu_openmp"};
+  const CliResult ieee = run_cli(args, log);
+  EXPECT_EQ(ieee.exit_code, 0) << ieee.output;
+  EXPECT_TRUE(has_substr(ieee.output, "out.f32: format 5 (4-byte IEEE float)")) << ieee.output;
+  auto same_args = args;
+  same_args.insert(same_args.end(), {"--out-format", "same"});
+  const CliResult same = run_cli(same_args, log);
+  EXPECT_EQ(same.exit_code, 2) << same.output;
+  EXPECT_TRUE(has_substr(same.output, "out.f32: trace 1 sample 1: the result 60000 does not fit")) << same.output;
+}
+#endif
+
 // ---- interrupted runs ---------------------------------------------------------
 
 bool is_temporary(const std::string& name) { return name.find(".tessera-") != std::string::npos; }

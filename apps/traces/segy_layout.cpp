@@ -59,7 +59,7 @@ int format_bytes(int code) {
   }
 }
 
-bool format_supported(int code) { return code == 1 || code == 5; }
+bool format_supported(int code) { return format_bytes(code) != 0 && code != 4 && code != 7 && code != 15; }
 
 bool format_is_integer(int code) { return format_supported(code) && code != 1 && code != 5 && code != 6; }
 
@@ -110,8 +110,8 @@ BinaryHeader parse_binary_header(const unsigned char* raw, const std::string& pa
   h.format = static_cast<int>(format);
   if (supported_only && !format_supported(h.format))
     throw Error(fmt::format(
-        "{}: sample format {} ({}) is not supported: tessera traces reads and writes 4-byte IBM float "
-        "(format 1) and 4-byte IEEE float (format 5) samples; convert the file to one of them first",
+        "{}: sample format {} ({}) is not supported: tessera traces reads formats 1, 2, 3, 5, 6, 8, 9, 10, 11, 12 "
+        "and 16 (IBM and IEEE floats, integers of 1, 2, 4 and 8 bytes); convert the file to one of them first",
         path, h.format, format_name(h.format)));
 
   h.revision_major = raw[REVISION_AT];

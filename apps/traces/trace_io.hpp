@@ -46,9 +46,11 @@ std::unique_ptr<TraceWriter> open_raw_writer(const std::string& path, const std:
 
 // SEG-Y through segyio (segy_file.cpp); without segyio both throw Error.
 std::unique_ptr<TraceReader> open_segy_reader(const std::string& path);
-// The writer copies the file-level headers of `source` (a SEG-Y reader).
+// The writer copies the file-level headers of `source` (a SEG-Y reader),
+// the format code changed to `out_format` (a supported format), and writes
+// samples in out_format, in the input's byte order.
 std::unique_ptr<TraceWriter> open_segy_writer(const std::string& path, const std::string& shown_as,
-                                              const TraceReader& source);
+                                              const TraceReader& source, int out_format);
 
 // A new file next to `final_path` that replaces it on commit() and is removed
 // otherwise (destructor). Keeps the mode bits of an existing final_path.
@@ -101,8 +103,6 @@ struct BinaryHeader {
   std::uint64_t rev2_first_trace = 0;     // bytes 3521-3528 (rev 2; 0: not given)
 };
 
-// "4-byte IBM float" etc.; "unassigned" for codes SEG-Y does not define.
-std::string format_name(int code);
 // Bytes per sample of a SEG-Y format code; 0 for codes SEG-Y does not define.
 int format_bytes(int code);
 // The formats tessera reads: all but 4 (fixed point with gain) and the
