@@ -35,7 +35,8 @@ traces::OutFormat parse_out_format(const std::string& s) {
 CLI::App* add_traces_command(CLI::App& app, TracesArgs& a) {
   auto* cmd = app.add_subcommand(
       "traces", "forward/backward cumulative sums over every trace of a SEG-Y (or raw float32) file, headers kept");
-  cmd->add_option("IN", a.in, "input: SEG-Y (rev 0/1/2; IBM, IEEE float/double or integer samples) or raw float32")->required();
+  cmd->add_option("IN", a.in, "input: SEG-Y (rev 0/1/2; IBM, IEEE float/double or integer samples) or raw float32")
+      ->required();
   cmd->add_option("OUT", a.out, "output, same layout as IN (may be IN: written to a temporary, renamed on success)")
       ->required();
   cmd->add_option("--direction", a.direction, "forward, backward or forward_backward (the backward pass scans the "

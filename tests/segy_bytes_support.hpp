@@ -56,7 +56,8 @@ inline std::uint64_t encode_value(double v, int format) {
 }
 
 inline void put_be_or_le(std::vector<unsigned char>& b, std::size_t at, std::uint64_t v, int n, bool le) {
-  for (int i = 0; i < n; ++i) b[at + static_cast<std::size_t>(i)] = static_cast<unsigned char>(v >> (8 * (le ? i : n - 1 - i)));
+  for (int i = 0; i < n; ++i)
+    b[at + static_cast<std::size_t>(i)] = static_cast<unsigned char>(v >> (8 * (le ? i : n - 1 - i)));
 }
 
 inline std::vector<unsigned char> segy_bytes(const SegyBytesSpec& s) {

@@ -138,7 +138,8 @@ TEST_P(TracesFormats, ScannedAgainstADoubleReference) {
 
   const auto out = read_bytes(d.path("out.sgy"));
   const std::size_t in_tb = 240 + samples * static_cast<std::size_t>(bytes_of_format(c.format));
-  const std::size_t out_sb = static_cast<std::size_t>(bytes_of_format(c.expected_out_format)), out_tb = 240 + samples * out_sb;
+  const auto out_sb = static_cast<std::size_t>(bytes_of_format(c.expected_out_format));
+  const std::size_t out_tb = 240 + samples * out_sb;
   ASSERT_EQ(out.size(), 3600 + traces * out_tb);
   for (std::size_t i = 0; i < 3600; ++i)
     if (i != 3224 && i != 3225) {
@@ -148,14 +149,23 @@ TEST_P(TracesFormats, ScannedAgainstADoubleReference) {
   for (std::size_t t = 0; t < traces; ++t) {
     ASSERT_TRUE(std::equal(&in[3600 + t * in_tb], &in[3600 + t * in_tb + 240], &out[3600 + t * out_tb]))
         << "trace header " << t;
-    // The reference: the exact values, scanned in double.
-    std::vector<double> x = s.traces[t], ax(samples), ref(samples), scale(samples);
-    double acc = 0, aacc = 0;
-    for (std::size_t i = 0; i < samples; ++i) ref[i] = acc += x[i], scale[i] = aacc += std::fabs(x[i]);
-    acc = aacc = 0;
-    for (std::size_t i = samples; i-- > 0;) ref[i] = acc += ref[i], scale[i] = aacc += scale[i];
+    // The reference: the exact values, scanned forward then backward in
+    // double; `scale` is the same over |x|, what the rounding errors scale with.
+    const std::vector<double>& x = s.traces[t];
+    std::vector<double> ref(samples), scale(samples);
+    double sum = 0, abs_sum = 0;
     for (std::size_t i = 0; i < samples; ++i) {
-      const double got = decode_value(&out[3600 + t * out_tb + 240 + i * out_sb], c.expected_out_format, c.little_endian);
+      ref[i] = sum += x[i];
+      scale[i] = abs_sum += std::fabs(x[i]);
+    }
+    sum = abs_sum = 0;
+    for (std::size_t i = samples; i-- > 0;) {
+      ref[i] = sum += ref[i];
+      scale[i] = abs_sum += scale[i];
+    }
+    for (std::size_t i = 0; i < samples; ++i) {
+      const unsigned char* p = &out[3600 + t * out_tb + 240 + i * out_sb];
+      const double got = decode_value(p, c.expected_out_format, c.little_endian);
       // Input, scan and output each round to float (IBM: 21 bits) at worst.
       const double tol = 0x1p-19 * scale[i] + (is_integer_format(c.expected_out_format) ? 0.5 : 0.0);
       ASSERT_LE(std::fabs(got - ref[i]), tol) << "trace " << t << " sample " << i << ": got " << got << ", expected "

@@ -131,7 +131,8 @@ BinaryHeader parse_binary_header(const unsigned char* raw, const std::string& pa
   // Trace sizes are ints in segyio's API and in the output's layout (8-byte
   // samples at most).
   if (samples > (INT_MAX - static_cast<std::int64_t>(TRACE_HEADER_BYTES)) / 8)
-    throw Error(fmt::format("{}: {} samples per trace: traces over 2 GiB (in 8-byte samples) are not supported", path, samples));
+    throw Error(fmt::format("{}: {} samples per trace: traces over 2 GiB (in 8-byte samples) are not supported", path,
+                            samples));
   h.samples = static_cast<std::size_t>(samples);
 
   h.ext_text_headers = static_cast<long>(signed_field(raw, EXT_TEXT_AT, 2, le));

@@ -44,7 +44,7 @@ std::unique_ptr<TraceReader> open_raw_reader(const std::string& path, std::size_
 // `path` is where to write (the temporary); errors name `shown_as` (OUT).
 std::unique_ptr<TraceWriter> open_raw_writer(const std::string& path, const std::string& shown_as, std::size_t samples);
 
-// SEG-Y through segyio (segy_file.cpp); without segyio both throw Error.
+// SEG-Y (segy_file.cpp, needs segyio); without segyio both throw Error.
 std::unique_ptr<TraceReader> open_segy_reader(const std::string& path);
 // The writer copies the file-level headers of `source` (a SEG-Y reader),
 // the format code changed to `out_format` (a supported format), and writes

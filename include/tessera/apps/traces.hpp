@@ -11,7 +11,7 @@
 //   tessera::traces::process_file("in.sgy", "out.sgy", {}, [](float* x, std::size_t rows, std::size_t len,
 //                                                              std::size_t first_trace) { ... });
 //
-// SEG-Y (through segyio): revisions 0, 1 and 2, big- or little-endian (the
+// SEG-Y (in builds with segyio): revisions 0, 1 and 2, big- or little-endian (the
 // rev-2 byte-order constant at bytes 3297-3300 decides; without it, the byte
 // order in which the sample-format code is valid), samples in IBM float
 // (format 1), IEEE float or double (5, 6), signed integers of 4, 2, 1, 8
