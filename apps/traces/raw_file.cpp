@@ -1,5 +1,5 @@
 // Raw float32 files: rows of `samples` native-order floats, nothing else.
-// Plain POSIX I/O at explicit offsets (pread/pwrite), whole batches at once.
+// Plain POSIX I/O at explicit offsets (file_io.hpp), whole batches at once.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -12,40 +12,12 @@
 #include <cstring>
 #include <utility>
 
+#include "file_io.hpp"
 #include "tessera/core/error.hpp"
 #include "trace_io.hpp"
 
 namespace tessera::traces {
 namespace {
-
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-  int release() { return std::exchange(fd_, -1); }
-
- private:
-  int fd_;
-};
-
-// Reads n bytes at `offset` or throws naming `path`.
-void read_exactly(int fd, void* buf, std::uint64_t n, std::uint64_t offset, const std::string& path) {
-  auto* p = static_cast<char*>(buf);
-  while (n > 0) {
-    const ssize_t got = ::pread(fd, p, n, static_cast<off_t>(offset));
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) throw Error(fmt::format("{}: read failed at byte {}: {}", path, offset, std::strerror(errno)));
-    if (got == 0) throw Error(fmt::format("{}: unexpected end of file at byte {} (did it shrink?)", path, offset));
-    p += got;
-    offset += static_cast<std::uint64_t>(got);
-    n -= static_cast<std::uint64_t>(got);
-  }
-}
 
 class RawReader final : public TraceReader {
  public:
@@ -105,16 +77,7 @@ class RawWriter final : public TraceWriter {
   }
   std::size_t write(std::size_t first, std::size_t count, const unsigned char*, float* samples) override {
     const std::uint64_t row = std::uint64_t{4} * samples_;
-    const auto* p = reinterpret_cast<const char*>(samples);
-    std::uint64_t off = first * row, left = count * row;
-    while (left > 0) {
-      const ssize_t put = ::pwrite(fd_.get(), p, left, static_cast<off_t>(off));
-      if (put < 0 && errno == EINTR) continue;
-      if (put <= 0) throw Error(fmt::format("{}: write failed at byte {}: {}", shown_, off, std::strerror(errno)));
-      p += put;
-      off += static_cast<std::uint64_t>(put);
-      left -= static_cast<std::uint64_t>(put);
-    }
+    write_exactly(fd_.get(), samples, count * row, first * row, shown_);
     return 0;
   }
   void finish() override {

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "file_io.hpp"
 #include "sample_codec.hpp"
 #include "tessera/core/error.hpp"
 #include "trace_io.hpp"
@@ -43,27 +44,6 @@ struct SegyHandle {
   }
 };
 
-struct FileFd {
-  int fd = -1;
-  ~FileFd() {
-    if (fd >= 0) ::close(fd);
-  }
-};
-
-// Reads exactly n bytes at `offset`; false at end of file or on error (errno).
-bool read_at(int fd, void* buf, std::size_t n, std::uint64_t offset) {
-  auto* p = static_cast<char*>(buf);
-  while (n > 0) {
-    const ssize_t got = ::pread(fd, p, n, static_cast<off_t>(offset));
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) return false;
-    p += got;
-    n -= static_cast<std::size_t>(got);
-    offset += static_cast<std::uint64_t>(got);
-  }
-  return true;
-}
-
 std::size_t chunk_traces(std::size_t trace_bytes) { return std::max<std::size_t>(1, CHUNK_BYTES / trace_bytes); }
 
 class SegyReader final : public TraceReader {
@@ -77,8 +57,8 @@ class SegyReader final : public TraceReader {
     errno = 0;
     h_.fp = segy_open(path_.c_str(), "rb");
     if (h_.fp == nullptr) throw Error(fmt::format("{}: cannot open: {}", path_, std::strerror(errno)));
-    fd_.fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_.fd < 0) throw Error(fmt::format("{}: cannot open: {}", path_, std::strerror(errno)));
+    fd_.reset(::open(path_.c_str(), O_RDONLY | O_CLOEXEC));
+    if (fd_.get() < 0) throw Error(fmt::format("{}: cannot open: {}", path_, std::strerror(errno)));
     if (file_bytes < FILE_HEADER_BYTES)
       throw Error(fmt::format("{}: {} bytes: too short for SEG-Y (3200-byte textual + 400-byte binary header)", path_,
                               file_bytes));
@@ -93,7 +73,7 @@ class SegyReader final : public TraceReader {
     info_ = layout_traces(bh, ext, file_bytes, path_);
     sample_bytes_ = static_cast<std::size_t>(format_bytes(info_.format));
     headers_.resize(info_.first_trace_offset);
-    read_or_throw(headers_.data(), headers_.size(), 0, "the file headers");
+    read_exactly(fd_.get(), headers_.data(), headers_.size(), 0, path_);
   }
 
   const FileInfo& info() const override { return info_; }
@@ -107,8 +87,8 @@ class SegyReader final : public TraceReader {
     for (std::size_t c = 0; c < count; c += per_chunk) {
       const std::size_t k = std::min(per_chunk, count - c);
       chunk_.resize(k * tbytes);
-      read_or_throw(chunk_.data(), chunk_.size(), info_.first_trace_offset + (first + c) * tbytes,
-                    fmt::format("traces {} to {}", first + c, first + c + k - 1));
+      const std::uint64_t at = info_.first_trace_offset + (first + c) * tbytes;
+      read_exactly(fd_.get(), chunk_.data(), chunk_.size(), at, path_);
       for (std::size_t i = 0; i < k; ++i) {
         const unsigned char* trace = chunk_.data() + i * tbytes;
         check_trace_samples(trace, first + c + i);
@@ -119,13 +99,6 @@ class SegyReader final : public TraceReader {
   }
 
  private:
-  void read_or_throw(void* buf, std::size_t n, std::uint64_t offset, const std::string& what) const {
-    errno = 0;
-    if (!read_at(fd_.fd, buf, n, offset))
-      throw Error(fmt::format("{}: reading {} at byte {} failed: {}", path_, what, offset,
-                              errno != 0 ? std::strerror(errno) : "unexpected end of file (did it shrink?)"));
-  }
-
   // Rev 2 lets the trace header's sample count (bytes 115-116) vary only in
   // variable-length files, which tessera cannot address; a nonzero count that
   // differs from the binary header's means a malformed or variable file.
@@ -143,7 +116,7 @@ class SegyReader final : public TraceReader {
     std::array<unsigned char, TEXT_HEADER_BYTES> record{};
     for (std::size_t i = 0; i < MAX_VARIABLE_EXT_HEADERS; ++i) {
       const std::uint64_t at = FILE_HEADER_BYTES + std::uint64_t{TEXT_HEADER_BYTES} * i;
-      if (at + TEXT_HEADER_BYTES > file_bytes || !read_at(fd_.fd, record.data(), record.size(), at)) break;
+      if (at + TEXT_HEADER_BYTES > file_bytes || !read_fully(fd_.get(), record.data(), record.size(), at)) break;
       if (is_end_text_stanza(record.data())) return i + 1;
     }
     throw Error(fmt::format("{}: the binary header says a variable number of extended textual headers (-1 at bytes "
@@ -153,7 +126,7 @@ class SegyReader final : public TraceReader {
 
   std::string path_;
   SegyHandle h_;
-  FileFd fd_;
+  Fd fd_;
   FileInfo info_;
   std::size_t sample_bytes_ = 4;
   std::vector<unsigned char> headers_, chunk_;
@@ -163,15 +136,15 @@ class SegyWriter final : public TraceWriter {
  public:
   SegyWriter(const std::string& path, std::string shown_as, const SegyReader& src, int out_format)
       : shown_(std::move(shown_as)), info_(src.info()), format_(out_format) {
-    fd_.fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-    if (fd_.fd < 0) throw Error(fmt::format("{}: cannot open for writing: {}", shown_, std::strerror(errno)));
+    fd_.reset(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
+    if (fd_.get() < 0) throw Error(fmt::format("{}: cannot open for writing: {}", shown_, std::strerror(errno)));
     sample_bytes_ = static_cast<std::size_t>(format_bytes(format_));
     // Every file-level byte kept but the format code, in the file's order.
     std::vector<unsigned char> headers = src.file_headers();
     unsigned char* code = headers.data() + TEXT_HEADER_BYTES + (3225 - 3201);
     code[info_.little_endian ? 0 : 1] = static_cast<unsigned char>(format_);
     code[info_.little_endian ? 1 : 0] = 0;
-    write_or_throw(headers.data(), headers.size(), 0, "the file headers");
+    write_exactly(fd_.get(), headers.data(), headers.size(), 0, shown_);
   }
 
   std::size_t write(std::size_t first, std::size_t count, const unsigned char* headers, float* samples) override {
@@ -189,16 +162,15 @@ class SegyWriter final : public TraceWriter {
         if (r.first_unfit != EncodeResult::NONE) throw_unfit(first + c + i, r.first_unfit, x[r.first_unfit]);
         nonfinite += r.nonfinite;
       }
-      write_or_throw(chunk_.data(), chunk_.size(), info_.first_trace_offset + (first + c) * tbytes,
-                     fmt::format("traces {} to {}", first + c, first + c + k - 1));
+      const std::uint64_t at = info_.first_trace_offset + (first + c) * tbytes;
+      write_exactly(fd_.get(), chunk_.data(), chunk_.size(), at, shown_);
     }
     return nonfinite;
   }
 
   void finish() override {
-    const int fd = fd_.fd;
-    fd_.fd = -1;
-    if (::close(fd) != 0) throw Error(fmt::format("{}: closing failed: {}", shown_, std::strerror(errno)));
+    if (::close(fd_.release()) != 0)
+      throw Error(fmt::format("{}: closing failed: {}", shown_, std::strerror(errno)));
   }
 
  private:
@@ -209,20 +181,8 @@ class SegyWriter final : public TraceWriter {
                             shown_, trace, sample, v, format_, format_name(format_)));
   }
 
-  void write_or_throw(const unsigned char* p, std::size_t n, std::uint64_t offset, const std::string& what) const {
-    while (n > 0) {
-      const ssize_t put = ::pwrite(fd_.fd, p, n, static_cast<off_t>(offset));
-      if (put < 0 && errno == EINTR) continue;
-      if (put <= 0)
-        throw Error(fmt::format("{}: writing {} at byte {} failed: {}", shown_, what, offset, std::strerror(errno)));
-      p += put;
-      n -= static_cast<std::size_t>(put);
-      offset += static_cast<std::uint64_t>(put);
-    }
-  }
-
   std::string shown_;
-  FileFd fd_;
+  Fd fd_;
   FileInfo info_;
   int format_ = 0;
   std::size_t sample_bytes_ = 4;
