@@ -21,13 +21,23 @@ ScanDirection parse_direction(const std::string& s) {
   throw Error(fmt::format("--direction: unknown direction '{}' (forward, backward, forward_backward)", s));
 }
 
+traces::OutFormat parse_out_format(const std::string& s) {
+  if (s.empty()) return traces::OutFormat::automatic;
+  if (s == "same") return traces::OutFormat::same;
+  if (s == "ieee") return traces::OutFormat::ieee;
+  if (s == "ibm") return traces::OutFormat::ibm;
+  if (s == "double") return traces::OutFormat::ieee_double;
+  throw Error(fmt::format("--out-format: unknown format '{}' (same, ieee, ibm, double)", s));
+}
+
 }  // namespace
 
 CLI::App* add_traces_command(CLI::App& app, TracesArgs& a) {
   auto* cmd = app.add_subcommand(
       "traces", "forward/backward cumulative sums over every trace of a SEG-Y (or raw float32) file, headers kept");
-  cmd->add_option("IN", a.in, "input: SEG-Y (rev 0/1/2, IBM or IEEE float samples) or raw float32")->required();
-  cmd->add_option("OUT", a.out, "output, same format as IN (may be IN: written to a temporary, renamed on success)")
+  cmd->add_option("IN", a.in, "input: SEG-Y (rev 0/1/2; IBM, IEEE float/double or integer samples) or raw float32")
+      ->required();
+  cmd->add_option("OUT", a.out, "output, same layout as IN (may be IN: written to a temporary, renamed on success)")
       ->required();
   cmd->add_option("--direction", a.direction, "forward, backward or forward_backward (the backward pass scans the "
                                               "forward result)")
@@ -37,6 +47,10 @@ CLI::App* add_traces_command(CLI::App& app, TracesArgs& a) {
   cmd->add_option("--traces", a.traces, "raw float32 input: number of traces (with --samples)");
   cmd->add_option("--samples", a.samples, "raw float32 input: samples per trace (native byte order: little-endian "
                                           "on x86-64/ARM64)");
+  cmd->add_flag("--raw", a.force_raw, "with --traces/--samples: read IN as raw float32 even when it looks like "
+                                      "SEG-Y (refused otherwise)");
+  cmd->add_option("--out-format", a.out_format, "SEG-Y output samples: same (the input's), ieee, ibm or double "
+                                                "(default: same for float input, ieee for integer input)");
   cmd->add_option("--batch-traces", a.batch_traces, "traces per batch (default: sized from free host/GPU memory)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--variant", a.variant, "batched_scan variant by name (cpu_* run on the host; default: the best "
@@ -52,8 +66,12 @@ int traces_cmd(const TracesArgs& a) {
   scan.accum = *accum;
   scan.exclusive = a.exclusive;
   scan.variant = a.variant;
-  const traces::FileOptions file{.raw_traces = a.traces, .raw_samples = a.samples, .batch_traces = a.batch_traces};
+  const traces::FileOptions file{.raw_traces = a.traces, .raw_samples = a.samples, .batch_traces = a.batch_traces,
+                                     .force_raw = a.force_raw,
+                                     .out_format = parse_out_format(a.out_format)};
 
+  // ^C or a kill mid-run: remove the temporary (as large as OUT), then die of the signal.
+  traces::remove_temporaries_on_signals();
   if (a.variant.empty() && !traces::gpu_present())
     fmt::print(std::cerr, "tessera traces: no GPU found: scanning on the host with cpu_openmp\n");
   const traces::Report r = traces::scan_file(a.in, a.out, scan, file);
@@ -66,7 +84,10 @@ int traces_cmd(const TracesArgs& a) {
              r.read_s, r.compute_s, r.write_s);
   fmt::print("rate    {:.0f} traces/s, {:.1f} M samples/s, {:.3f} GB/s of float32 sample data ({:.1f} MB)\n",
              r.traces_per_s(), r.samples_per_s() / 1e6, r.gbps(), r.sample_bytes() / 1e6);
-  fmt::print("output  {}\n", a.out);
+  if (r.input.segy)
+    fmt::print("output  {}: format {} ({})\n", a.out, r.out_format, traces::format_name(r.out_format));
+  else
+    fmt::print("output  {}\n", a.out);
   if (r.nonfinite_ibm > 0)
     fmt::print(std::cerr,
                "tessera traces: warning: {} output samples were inf or NaN, which IBM float cannot hold: written as "

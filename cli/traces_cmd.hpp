@@ -14,7 +14,8 @@ struct TracesArgs {
   std::string direction = "forward_backward";
   std::string accum = "native";
   std::string variant;
-  bool exclusive = false;
+  std::string out_format;  // empty: the default for the input's format
+  bool exclusive = false, force_raw = false;
   std::size_t traces = 0, samples = 0, batch_traces = 0;
 };
 

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "tessera/core/error.hpp"
+#include "segy_bytes_support.hpp"
 #include "test_support.hpp"
 #include "traces/trace_io.hpp"
 
@@ -19,6 +20,7 @@ using tessera::traces::FileInfo;
 using tessera::traces::is_end_text_stanza;
 using tessera::traces::layout_traces;
 using tessera::traces::parse_binary_header;
+using tessera::traces::segy_evidence;
 using tessera_test::error_message;
 using tessera_test::has_substr;
 
@@ -103,12 +105,9 @@ TEST(TracesLayout, MalformedHeadersAreNamed) {
 }
 
 TEST(TracesLayout, UnsupportedFormatsAreNamed) {
-  const std::pair<int, const char*> cases[] = {{2, "4-byte two's complement integer"},
-                                               {3, "2-byte two's complement integer"},
-                                               {4, "4-byte fixed point with gain"},
-                                               {6, "8-byte IEEE float"},
-                                               {8, "1-byte two's complement integer"},
-                                               {16, "1-byte unsigned integer"}};
+  const std::pair<int, const char*> cases[] = {{4, "4-byte fixed point with gain"},
+                                               {7, "3-byte two's complement integer"},
+                                               {15, "3-byte unsigned integer"}};
   for (const auto& [code, name] : cases) {
     const std::string msg = basic(code, 10).error();
     EXPECT_TRUE(has_substr(msg, "f.sgy: sample format " + std::to_string(code) + " (" + name + ") is not supported"));
@@ -161,6 +160,50 @@ TEST(TracesLayout, EndTextStanzaInAsciiOrEbcdic) {
   EXPECT_TRUE(is_end_text_stanza(rec.data()));
   rec[15] = 0x40;
   EXPECT_FALSE(is_end_text_stanza(rec.data()));
+}
+
+}  // namespace
+
+namespace {
+
+// ---- SEG-Y given as raw float32 (segy_detect.cpp) ----------------------------
+
+std::string evidence(const std::vector<unsigned char>& b) {
+  return segy_evidence(b.data(), std::min(b.size(), tessera::traces::SEGY_DETECT_BYTES), b.size());
+}
+
+traces_test::SegyBytesSpec small_segy(int format, bool le, bool ascii) {
+  traces_test::SegyBytesSpec s;
+  s.format = format;
+  s.little_endian = le;
+  s.ascii_text = ascii;
+  s.samples = 10;
+  s.traces.assign(3, std::vector<double>(10, 2.0));
+  return s;
+}
+
+TEST(TracesDetect, SegyIsRecognisedInEitherTextCodeAndByteOrder) {
+  EXPECT_TRUE(has_substr(evidence(traces_test::segy_bytes(small_segy(5, false, false))),
+                         "a textual header in EBCDIC, a binary header saying format 5"));
+  EXPECT_TRUE(has_substr(evidence(traces_test::segy_bytes(small_segy(3, true, true))),
+                         "a textual header in ASCII, a binary header saying format 3 (2-byte two's complement "
+                         "integer), little-endian, 10 samples per trace, and 3 traces"));
+}
+
+TEST(TracesDetect, AnyMissingSignMeansRaw) {
+  auto random_text = traces_test::segy_bytes(small_segy(5, false, false));
+  for (std::size_t i = 0; i < 3200; ++i) random_text[i] = static_cast<unsigned char>(i * 2654435761u >> 13);
+  EXPECT_EQ(evidence(random_text), "");
+  auto extra_byte = traces_test::segy_bytes(small_segy(5, false, false));
+  extra_byte.push_back(0);
+  EXPECT_EQ(evidence(extra_byte), "");  // traces do not fill the file
+  auto bad_count = traces_test::segy_bytes(small_segy(5, false, false));
+  bad_count[3600 + 115] = 11;  // the first trace header says 11 samples, the binary header 10
+  EXPECT_EQ(evidence(bad_count), "");
+  auto bad_format = traces_test::segy_bytes(small_segy(5, false, false));
+  bad_format[3225] = 0x77;
+  EXPECT_EQ(evidence(bad_format), "");
+  EXPECT_EQ(evidence(std::vector<unsigned char>(3000, 0x40)), "");  // too short
 }
 
 }  // namespace

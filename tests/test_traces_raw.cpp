@@ -117,14 +117,29 @@ TEST(TracesRaw, ExceptionMidRunLeavesNothing) {
 }
 
 TEST(TracesRaw, GpuVariantWithoutGpuIsRefused) {
-  if (tr::gpu_present()) GTEST_SKIP() << "a GPU is present";
+  if (tr::gpu_present() || !TESSERA_HAVE_CUDA) GTEST_SKIP() << "needs a CUDA build without a GPU";
   ScratchDir d;
   write_floats(d.path("in.f32"), random_traces(10, 11));
   const std::string msg = error_message([&] {
-    tr::scan_file(d.path("in.f32"), d.path("out.f32"), {.variant = "some_gpu_variant"},
+    tr::scan_file(d.path("in.f32"), d.path("out.f32"), {.variant = "fused_one_pass"},
                   {.raw_traces = 2, .raw_samples = 5});
   });
-  EXPECT_TRUE(has_substr(msg, "--variant some_gpu_variant: a GPU variant, and no GPU was found"));
+  EXPECT_TRUE(has_substr(msg, "--variant fused_one_pass: a GPU variant, and no GPU was found"));
+  EXPECT_EQ(d.files(), std::vector<std::string>{"in.f32"});
+}
+
+// A typo is named as such, with the valid names, whether or not a GPU is
+// present (it used to be reported as a GPU variant without a GPU).
+TEST(TracesRaw, UnknownVariantIsNamedWithTheValidNames) {
+  ScratchDir d;
+  write_floats(d.path("in.f32"), random_traces(10, 11));
+  const std::string msg = error_message([&] {
+    tr::scan_file(d.path("in.f32"), d.path("out.f32"), {.variant = "doesnotexist"},
+                  {.raw_traces = 2, .raw_samples = 5});
+  });
+  EXPECT_TRUE(has_substr(msg, "--variant doesnotexist: no batched_scan variant of that name")) << msg;
+  EXPECT_TRUE(has_substr(msg, "cpu_openmp")) << msg;
+  EXPECT_FALSE(has_substr(msg, "no GPU")) << msg;
   EXPECT_EQ(d.files(), std::vector<std::string>{"in.f32"});
 }
 

@@ -257,9 +257,7 @@ TEST_F(TracesSegyErrors, GarbageFormatCode) {
 }
 
 TEST_F(TracesSegyErrors, UnsupportedSampleFormatsAreNamed) {
-  const std::pair<int, const char*> formats[] = {
-      {2, "4-byte two's complement integer"}, {3, "2-byte two's complement integer"},
-      {8, "1-byte two's complement integer"}};
+  const std::pair<int, const char*> formats[] = {{4, "4-byte fixed point with gain"}};
   for (const auto& [code, name] : formats) {
     SegySpec s = spec(code, false, 1, 3, 10, 82);
     make(s);

@@ -15,6 +15,24 @@ constexpr std::string_view HOST_DEFAULT_VARIANT = "cpu_openmp";
 
 bool is_host_variant(const std::string& v) { return v.starts_with("cpu_"); }
 
+// An unknown name is a typo, not a missing GPU: refuse it first, with the
+// ladder's list of names. The workspace query resolves the name without
+// running anything; its other refusals (a variant that does not support a
+// one-sample row, no device) are left to prepare(), which sees the real shape.
+void check_variant_name(const TraceScanOptions& scan) {
+  if (scan.variant.empty()) return;
+  try {
+    (void)batched_scan_workspace_bytes(1, 1, {.direction = scan.direction, .accum = scan.accum,
+                                              .exclusive = scan.exclusive, .variant = scan.variant});
+  } catch (const Error& e) {
+    const std::string_view what = e.what();
+    if (what.find("no variant named") == std::string_view::npos) return;
+    const auto list = what.find("(variants:");
+    throw Error(fmt::format("--variant {}: no batched_scan variant of that name in this build {}", scan.variant,
+                            list == std::string_view::npos ? what : what.substr(list)));
+  }
+}
+
 class HostScan final : public Compute {
  public:
   explicit HostScan(const TraceScanOptions& scan) : opt_(scan) {
@@ -43,6 +61,7 @@ class HostScan final : public Compute {
 std::unique_ptr<Compute> make_host_scan(const TraceScanOptions& scan) { return std::make_unique<HostScan>(scan); }
 
 std::unique_ptr<Compute> make_scan_compute(const TraceScanOptions& scan) {
+  check_variant_name(scan);
   if (is_host_variant(scan.variant)) return make_host_scan(scan);
   if (auto gpu = make_device_scan(scan)) return gpu;
   if (scan.variant.empty()) return make_host_scan(scan);

@@ -1,39 +1,27 @@
 // Raw float32 files: rows of `samples` native-order floats, nothing else.
-// Plain POSIX I/O at explicit offsets (pread/pwrite), whole batches at once.
+// Plain POSIX I/O at explicit offsets (file_io.hpp), whole batches at once.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <utility>
 
+#include "file_io.hpp"
 #include "tessera/core/error.hpp"
 #include "trace_io.hpp"
 
 namespace tessera::traces {
 namespace {
 
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-  int release() { return std::exchange(fd_, -1); }
-
- private:
-  int fd_;
-};
-
 class RawReader final : public TraceReader {
  public:
-  RawReader(std::string path, std::size_t traces, std::size_t samples)
+  RawReader(std::string path, std::size_t traces, std::size_t samples, bool force_raw)
       : path_(std::move(path)), fd_(::open(path_.c_str(), O_RDONLY | O_CLOEXEC)) {
     if (fd_.get() < 0) throw Error(fmt::format("{}: cannot open: {}", path_, std::strerror(errno)));
     struct stat st {};
@@ -43,6 +31,7 @@ class RawReader final : public TraceReader {
             fmt::format("{}: raw float32 input needs --traces N and --samples M, both positive (got {} and {})", path_,
                         traces, samples));
     const auto bytes = static_cast<std::uint64_t>(st.st_size);
+    if (!force_raw) refuse_segy(bytes);
     const unsigned __int128 want = static_cast<unsigned __int128>(traces) * samples * 4;
     if (want != bytes)
       throw Error(fmt::format("{}: {} bytes, but {} traces x {} samples of float32 are {} bytes{}", path_, bytes,
@@ -56,20 +45,25 @@ class RawReader final : public TraceReader {
   std::size_t header_bytes() const override { return 0; }
   void read(std::size_t first, std::size_t count, unsigned char*, float* samples) override {
     const std::uint64_t row = std::uint64_t{4} * info_.samples;
-    auto* p = reinterpret_cast<char*>(samples);
-    std::uint64_t off = first * row, left = count * row;
-    while (left > 0) {
-      const ssize_t got = ::pread(fd_.get(), p, left, static_cast<off_t>(off));
-      if (got < 0 && errno == EINTR) continue;
-      if (got < 0) throw Error(fmt::format("{}: read failed at byte {}: {}", path_, off, std::strerror(errno)));
-      if (got == 0) throw Error(fmt::format("{}: unexpected end of file at byte {} (did it shrink?)", path_, off));
-      p += got;
-      off += static_cast<std::uint64_t>(got);
-      left -= static_cast<std::uint64_t>(got);
-    }
+    read_exactly(fd_.get(), samples, count * row, first * row, path_);
   }
 
  private:
+  // Headers read as samples would go unnoticed: a file that is SEG-Y by
+  // every sign (segy_detect.cpp) is refused unless the caller insists.
+  void refuse_segy(std::uint64_t bytes) const {
+    std::array<unsigned char, SEGY_DETECT_BYTES> head{};
+    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(bytes, head.size()));
+    if (n < FILE_HEADER_BYTES) return;
+    read_exactly(fd_.get(), head.data(), n, 0, path_);
+    const std::string evidence = segy_evidence(head.data(), n, bytes);
+    if (!evidence.empty())
+      throw Error(fmt::format("{}: given as raw float32 (--traces/--samples) but it is a SEG-Y file: {}; drop "
+                              "--traces and --samples to read it as SEG-Y, or add --raw to read its bytes as raw "
+                              "float32 anyway",
+                              path_, evidence));
+  }
+
   std::string path_;
   Fd fd_;
   FileInfo info_;
@@ -83,16 +77,7 @@ class RawWriter final : public TraceWriter {
   }
   std::size_t write(std::size_t first, std::size_t count, const unsigned char*, float* samples) override {
     const std::uint64_t row = std::uint64_t{4} * samples_;
-    const auto* p = reinterpret_cast<const char*>(samples);
-    std::uint64_t off = first * row, left = count * row;
-    while (left > 0) {
-      const ssize_t put = ::pwrite(fd_.get(), p, left, static_cast<off_t>(off));
-      if (put < 0 && errno == EINTR) continue;
-      if (put <= 0) throw Error(fmt::format("{}: write failed at byte {}: {}", shown_, off, std::strerror(errno)));
-      p += put;
-      off += static_cast<std::uint64_t>(put);
-      left -= static_cast<std::uint64_t>(put);
-    }
+    write_exactly(fd_.get(), samples, count * row, first * row, shown_);
     return 0;
   }
   void finish() override {
@@ -108,8 +93,9 @@ class RawWriter final : public TraceWriter {
 
 }  // namespace
 
-std::unique_ptr<TraceReader> open_raw_reader(const std::string& path, std::size_t traces, std::size_t samples) {
-  return std::make_unique<RawReader>(path, traces, samples);
+std::unique_ptr<TraceReader> open_raw_reader(const std::string& path, std::size_t traces, std::size_t samples,
+                                             bool force_raw) {
+  return std::make_unique<RawReader>(path, traces, samples, force_raw);
 }
 
 std::unique_ptr<TraceWriter> open_raw_writer(const std::string& path, const std::string& shown_as,

@@ -1,11 +1,11 @@
-// SEG-Y reading and writing through segyio (1.8): segyio opens the files,
-// moves the headers and traces and handles the byte order (it swaps
-// little-endian files field by field on the way in and back on the way out,
-// so every header round-trips byte for byte: the tests check it); tessera
-// decodes the samples (IEEE through segyio, IBM with its own round-to-nearest
-// converter, tessera/apps/ibm_float.hpp) and checks the layout itself
-// (segy_layout.cpp), since segyio 1.8 knows neither rev 2's extended fields
-// nor its byte-order constant.
+// SEG-Y reading and writing. segyio (1.8) opens the input and reads its
+// binary header; the layout is checked by tessera (segy_layout.cpp: segyio
+// 1.8 knows neither rev 2's extended fields nor its byte-order constant), and
+// every other byte moves through plain pread/pwrite: the file-level headers
+// and trace headers are copied byte for byte (so little-endian files
+// round-trip without any swapping), the samples are decoded and encoded by
+// sample_codec.cpp (segyio 1.8 knows only formats 1, 2, 3, 5 and 8).
+// Traces move in chunks of a few MiB: one pread/pwrite per chunk.
 #include <fcntl.h>
 #include <segyio/segy.h>
 #include <sys/stat.h>
@@ -13,13 +13,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
 #include <string>
 #include <vector>
 
-#include "tessera/apps/ibm_float.hpp"
+#include "file_io.hpp"
+#include "sample_codec.hpp"
 #include "tessera/core/error.hpp"
 #include "trace_io.hpp"
 
@@ -29,31 +31,11 @@ bool segy_supported() noexcept { return true; }
 
 namespace {
 
-// The 3200-byte text buffers of segyio's textual-header calls hold a
-// terminating zero too.
-constexpr std::size_t TEXT_BUFFER_BYTES = TEXT_HEADER_BYTES + 1;
 // Bound on the scan for rev 2's ((SEG: EndText)) stanza when the count of
 // extended textual headers is -1 (variable): 10,000 records = 32 MB.
 constexpr std::size_t MAX_VARIABLE_EXT_HEADERS = 10000;
-
-const char* segy_error_name(int code) {
-  switch (code) {
-    case SEGY_FOPEN_ERROR: return "cannot open";
-    case SEGY_FSEEK_ERROR: return "seek failed";
-    case SEGY_FREAD_ERROR: return "read failed";
-    case SEGY_FWRITE_ERROR: return "write failed";
-    case SEGY_INVALID_ARGS: return "invalid arguments";
-    case SEGY_MMAP_ERROR: return "mmap failed";
-    case SEGY_READONLY: return "file is read-only";
-    default: return "segyio error";
-  }
-}
-
-// Throws "<path>: <what>: <segyio's error> (<errno>)".
-[[noreturn]] void fail(const std::string& path, const std::string& what, int code, int err) {
-  throw Error(fmt::format("{}: {}: {} (segyio code {}{}{})", path, what, segy_error_name(code), code,
-                          err != 0 ? ", " : "", err != 0 ? std::strerror(err) : ""));
-}
+// Traces per pread/pwrite: about this many bytes (at least one trace).
+constexpr std::size_t CHUNK_BYTES = std::size_t{8} << 20;
 
 struct SegyHandle {
   segy_file* fp = nullptr;
@@ -62,21 +44,7 @@ struct SegyHandle {
   }
 };
 
-int segy_mode(const FileInfo& info) { return info.format | (info.little_endian ? SEGY_LSB : SEGY_MSB); }
-
-// Reads `n` bytes at `offset` with plain I/O (the stanza scan only).
-bool read_at(int fd, void* buf, std::size_t n, std::uint64_t offset) {
-  auto* p = static_cast<char*>(buf);
-  while (n > 0) {
-    const ssize_t got = ::pread(fd, p, n, static_cast<off_t>(offset));
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) return false;
-    p += got;
-    n -= static_cast<std::size_t>(got);
-    offset += static_cast<std::uint64_t>(got);
-  }
-  return true;
-}
+std::size_t chunk_traces(std::size_t trace_bytes) { return std::max<std::size_t>(1, CHUNK_BYTES / trace_bytes); }
 
 class SegyReader final : public TraceReader {
  public:
@@ -89,151 +57,136 @@ class SegyReader final : public TraceReader {
     errno = 0;
     h_.fp = segy_open(path_.c_str(), "rb");
     if (h_.fp == nullptr) throw Error(fmt::format("{}: cannot open: {}", path_, std::strerror(errno)));
+    fd_.reset(::open(path_.c_str(), O_RDONLY | O_CLOEXEC));
+    if (fd_.get() < 0) throw Error(fmt::format("{}: cannot open: {}", path_, std::strerror(errno)));
     if (file_bytes < FILE_HEADER_BYTES)
       throw Error(fmt::format("{}: {} bytes: too short for SEG-Y (3200-byte textual + 400-byte binary header)", path_,
                               file_bytes));
 
     // segyio reads MSB until told otherwise, which gives the raw bytes.
     std::array<unsigned char, BINARY_HEADER_BYTES> raw{};
-    check(segy_binheader(h_.fp, reinterpret_cast<char*>(raw.data())), "reading the binary header");
+    if (segy_binheader(h_.fp, reinterpret_cast<char*>(raw.data())) != SEGY_OK)
+      throw Error(fmt::format("{}: reading the binary header failed: {}", path_, std::strerror(errno)));
     const BinaryHeader bh = parse_binary_header(raw.data(), path_);
     const std::size_t ext = bh.ext_text_headers >= 0 ? static_cast<std::size_t>(bh.ext_text_headers)
                                                      : count_variable_ext_headers(file_bytes);
     info_ = layout_traces(bh, ext, file_bytes, path_);
-    check(segy_set_format(h_.fp, segy_mode(info_)), "setting the sample format");
-    trace_bytes_ = segy_trsize(info_.format, static_cast<int>(info_.samples));
-
-    // The file-level headers, kept for the writer, in segyio's own form
-    // (textual: its ASCII translation; binary: its MSB order), which its
-    // write calls turn back into the original bytes.
-    text_.resize(1 + ext, std::string(TEXT_BUFFER_BYTES, '\0'));
-    check(segy_read_textheader(h_.fp, text_[0].data()), "reading the textual header");
-    for (std::size_t i = 0; i < ext; ++i)
-      check(segy_read_ext_textheader(h_.fp, static_cast<int>(i), text_[1 + i].data()),
-            fmt::format("reading extended textual header {}", i + 1));
-    check(segy_binheader(h_.fp, binary_.data()), "reading the binary header");
+    sample_bytes_ = static_cast<std::size_t>(format_bytes(info_.format));
+    headers_.resize(info_.first_trace_offset);
+    read_exactly(fd_.get(), headers_.data(), headers_.size(), 0, path_);
   }
 
   const FileInfo& info() const override { return info_; }
   std::size_t header_bytes() const override { return TRACE_HEADER_BYTES; }
+  // Textual, binary and extended textual headers, as in the file.
+  const std::vector<unsigned char>& file_headers() const { return headers_; }
 
   void read(std::size_t first, std::size_t count, unsigned char* headers, float* samples) override {
-    const long trace0 = static_cast<long>(info_.first_trace_offset);
-    for (std::size_t i = 0; i < count; ++i) {
-      const auto t = static_cast<int>(first + i);
-      char* hdr = reinterpret_cast<char*>(headers + i * TRACE_HEADER_BYTES);
-      float* x = samples + i * info_.samples;
-      check(segy_traceheader(h_.fp, t, hdr, trace0, trace_bytes_), fmt::format("reading the header of trace {}", t));
-      check_trace_samples(hdr, t);
-      check(segy_readtrace(h_.fp, t, x, trace0, trace_bytes_), fmt::format("reading trace {}", t));
+    const std::size_t len = info_.samples, tbytes = TRACE_HEADER_BYTES + len * sample_bytes_;
+    const std::size_t per_chunk = chunk_traces(tbytes);
+    for (std::size_t c = 0; c < count; c += per_chunk) {
+      const std::size_t k = std::min(per_chunk, count - c);
+      chunk_.resize(k * tbytes);
+      const std::uint64_t at = info_.first_trace_offset + (first + c) * tbytes;
+      read_exactly(fd_.get(), chunk_.data(), chunk_.size(), at, path_);
+      for (std::size_t i = 0; i < k; ++i) {
+        const unsigned char* trace = chunk_.data() + i * tbytes;
+        check_trace_samples(trace, first + c + i);
+        std::memcpy(headers + (c + i) * TRACE_HEADER_BYTES, trace, TRACE_HEADER_BYTES);
+        decode_samples(info_.format, info_.little_endian, trace + TRACE_HEADER_BYTES, len, samples + (c + i) * len);
+      }
     }
-    // segyio hands samples over in big-endian order.
-    const std::size_t n = count * info_.samples;
-    if (info_.format == SEGY_IBM_FLOAT_4_BYTE) ibm::decode_be(samples, n);
-    else check(segy_to_native(info_.format, static_cast<long long>(n), samples), "decoding IEEE samples");
   }
-
-  const std::vector<std::string>& text_headers() const { return text_; }
-  const std::array<char, BINARY_HEADER_BYTES>& binary_header() const { return binary_; }
 
  private:
-  void check(int code, const std::string& what) const {
-    if (code != SEGY_OK) fail(path_, what, code, errno);
-  }
-
   // Rev 2 lets the trace header's sample count (bytes 115-116) vary only in
-  // variable-length files, which segyio cannot address; a nonzero count that
+  // variable-length files, which tessera cannot address; a nonzero count that
   // differs from the binary header's means a malformed or variable file.
-  void check_trace_samples(const char* hdr, int t) const {
+  void check_trace_samples(const unsigned char* hdr, std::size_t t) const {
     if (info_.samples > 0xFFFF) return;  // the 16-bit field cannot hold it
-    std::int32_t n = 0;
-    if (segy_get_field(hdr, SEGY_TR_SAMPLE_COUNT, &n) != SEGY_OK) return;
-    n &= 0xFFFF;  // an unsigned 16-bit field
-    if (n != 0 && static_cast<std::size_t>(n) != info_.samples)
+    const unsigned char* p = hdr + 114;
+    const std::size_t n = info_.little_endian ? (p[1] << 8 | p[0]) : (p[0] << 8 | p[1]);
+    if (n != 0 && n != info_.samples)
       throw Error(fmt::format("{}: trace {} has {} samples (trace header bytes 115-116) but the binary header says {} "
                               "(bytes 3221-3222): variable-length traces are not supported",
                               path_, t, n, info_.samples));
   }
 
   std::size_t count_variable_ext_headers(std::uint64_t file_bytes) const {
-    const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw Error(fmt::format("{}: cannot open: {}", path_, std::strerror(errno)));
     std::array<unsigned char, TEXT_HEADER_BYTES> record{};
-    std::size_t found = 0;
     for (std::size_t i = 0; i < MAX_VARIABLE_EXT_HEADERS; ++i) {
       const std::uint64_t at = FILE_HEADER_BYTES + std::uint64_t{TEXT_HEADER_BYTES} * i;
-      if (at + TEXT_HEADER_BYTES > file_bytes || !read_at(fd, record.data(), record.size(), at)) break;
-      if (is_end_text_stanza(record.data())) {
-        found = i + 1;
-        break;
-      }
+      if (at + TEXT_HEADER_BYTES > file_bytes || !read_fully(fd_.get(), record.data(), record.size(), at)) break;
+      if (is_end_text_stanza(record.data())) return i + 1;
     }
-    ::close(fd);
-    if (found == 0)
-      throw Error(fmt::format("{}: the binary header says a variable number of extended textual headers (-1 at bytes "
-                              "3505-3506) but no ((SEG: EndText)) stanza follows in the first {} records",
-                              path_, MAX_VARIABLE_EXT_HEADERS));
-    return found;
+    throw Error(fmt::format("{}: the binary header says a variable number of extended textual headers (-1 at bytes "
+                            "3505-3506) but no ((SEG: EndText)) stanza follows in the first {} records",
+                            path_, MAX_VARIABLE_EXT_HEADERS));
   }
 
   std::string path_;
   SegyHandle h_;
+  Fd fd_;
   FileInfo info_;
-  int trace_bytes_ = 0;
-  std::vector<std::string> text_;
-  std::array<char, BINARY_HEADER_BYTES> binary_{};
+  std::size_t sample_bytes_ = 4;
+  std::vector<unsigned char> headers_, chunk_;
 };
 
 class SegyWriter final : public TraceWriter {
  public:
-  SegyWriter(std::string path, std::string shown_as, const SegyReader& src)
-      : path_(std::move(path)), shown_(std::move(shown_as)), info_(src.info()) {
-    errno = 0;
-    h_.fp = segy_open(path_.c_str(), "r+b");
-    if (h_.fp == nullptr) throw Error(fmt::format("{}: cannot open for writing: {}", shown_, std::strerror(errno)));
-    check(segy_set_format(h_.fp, segy_mode(info_)), "setting the sample format");
-    trace_bytes_ = segy_trsize(info_.format, static_cast<int>(info_.samples));
-    const auto& text = src.text_headers();
-    check(segy_write_textheader(h_.fp, 0, text[0].data()), "writing the textual header");
-    check(segy_write_binheader(h_.fp, src.binary_header().data()), "writing the binary header");
-    for (std::size_t i = 1; i < text.size(); ++i)
-      check(segy_write_textheader(h_.fp, static_cast<int>(i), text[i].data()),
-            fmt::format("writing extended textual header {}", i));
+  SegyWriter(const std::string& path, std::string shown_as, const SegyReader& src, int out_format)
+      : shown_(std::move(shown_as)), info_(src.info()), format_(out_format) {
+    fd_.reset(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
+    if (fd_.get() < 0) throw Error(fmt::format("{}: cannot open for writing: {}", shown_, std::strerror(errno)));
+    sample_bytes_ = static_cast<std::size_t>(format_bytes(format_));
+    // Every file-level byte kept but the format code, in the file's order.
+    std::vector<unsigned char> headers = src.file_headers();
+    unsigned char* code = headers.data() + TEXT_HEADER_BYTES + (3225 - 3201);
+    code[info_.little_endian ? 0 : 1] = static_cast<unsigned char>(format_);
+    code[info_.little_endian ? 1 : 0] = 0;
+    write_exactly(fd_.get(), headers.data(), headers.size(), 0, shown_);
   }
 
   std::size_t write(std::size_t first, std::size_t count, const unsigned char* headers, float* samples) override {
-    const std::size_t n = count * info_.samples;
+    const std::size_t len = info_.samples, tbytes = TRACE_HEADER_BYTES + len * sample_bytes_;
+    const std::size_t per_chunk = chunk_traces(tbytes);
     std::size_t nonfinite = 0;
-    if (info_.format == SEGY_IBM_FLOAT_4_BYTE) nonfinite = ibm::encode_be(samples, n);
-    else check(segy_from_native(info_.format, static_cast<long long>(n), samples), "encoding IEEE samples");
-    const long trace0 = static_cast<long>(info_.first_trace_offset);
-    for (std::size_t i = 0; i < count; ++i) {
-      const auto t = static_cast<int>(first + i);
-      check(segy_write_traceheader(h_.fp, t, reinterpret_cast<const char*>(headers + i * TRACE_HEADER_BYTES), trace0,
-                                   trace_bytes_),
-            fmt::format("writing the header of trace {}", t));
-      check(segy_writetrace(h_.fp, t, samples + i * info_.samples, trace0, trace_bytes_),
-            fmt::format("writing trace {}", t));
+    for (std::size_t c = 0; c < count; c += per_chunk) {
+      const std::size_t k = std::min(per_chunk, count - c);
+      chunk_.resize(k * tbytes);
+      for (std::size_t i = 0; i < k; ++i) {
+        unsigned char* trace = chunk_.data() + i * tbytes;
+        std::memcpy(trace, headers + (c + i) * TRACE_HEADER_BYTES, TRACE_HEADER_BYTES);
+        const float* x = samples + (c + i) * len;
+        const EncodeResult r = encode_samples(format_, info_.little_endian, x, len, trace + TRACE_HEADER_BYTES);
+        if (r.first_unfit != EncodeResult::NONE) throw_unfit(first + c + i, r.first_unfit, x[r.first_unfit]);
+        nonfinite += r.nonfinite;
+      }
+      const std::uint64_t at = info_.first_trace_offset + (first + c) * tbytes;
+      write_exactly(fd_.get(), chunk_.data(), chunk_.size(), at, shown_);
     }
     return nonfinite;
   }
 
   void finish() override {
-    segy_file* fp = h_.fp;
-    h_.fp = nullptr;
-    errno = 0;
-    check(segy_close(fp), "closing (flushing) the file");
+    if (::close(fd_.release()) != 0)
+      throw Error(fmt::format("{}: closing failed: {}", shown_, std::strerror(errno)));
   }
 
  private:
-  void check(int code, const std::string& what) const {
-    if (code != SEGY_OK) fail(shown_, what, code, errno);
+  [[noreturn]] void throw_unfit(std::size_t trace, std::size_t sample, float v) const {
+    throw Error(fmt::format("{}: trace {} sample {}: the result {} does not fit the output's sample format {} ({}), "
+                            "the input's (--out-format same): use --out-format ieee (the default for integer "
+                            "input) or double",
+                            shown_, trace, sample, v, format_, format_name(format_)));
   }
 
-  std::string path_, shown_;
-  SegyHandle h_;
+  std::string shown_;
+  Fd fd_;
   FileInfo info_;
-  int trace_bytes_ = 0;
+  int format_ = 0;
+  std::size_t sample_bytes_ = 4;
+  std::vector<unsigned char> chunk_;
 };
 
 }  // namespace
@@ -241,10 +194,10 @@ class SegyWriter final : public TraceWriter {
 std::unique_ptr<TraceReader> open_segy_reader(const std::string& path) { return std::make_unique<SegyReader>(path); }
 
 std::unique_ptr<TraceWriter> open_segy_writer(const std::string& path, const std::string& shown_as,
-                                              const TraceReader& source) {
+                                              const TraceReader& source, int out_format) {
   const auto* src = dynamic_cast<const SegyReader*>(&source);
   require(src != nullptr, "a SEG-Y output needs a SEG-Y input");
-  return std::make_unique<SegyWriter>(path, shown_as, *src);
+  return std::make_unique<SegyWriter>(path, shown_as, *src, out_format);
 }
 
 }  // namespace tessera::traces

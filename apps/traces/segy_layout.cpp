@@ -44,9 +44,24 @@ std::int64_t signed_field(const unsigned char* raw, std::size_t at, int n, bool 
   return (v & sign) ? static_cast<std::int64_t>(v) - static_cast<std::int64_t>(sign << 1) : static_cast<std::int64_t>(v);
 }
 
-bool known_format(std::int64_t code) { return (code >= 1 && code <= 12) || code == 15 || code == 16; }
+bool known_format(std::int64_t code) { return format_bytes(static_cast<int>(code)) != 0; }
 
 }  // namespace
+
+int format_bytes(int code) {
+  switch (code) {
+    case 8: case 16: return 1;
+    case 3: case 11: return 2;
+    case 7: case 15: return 3;
+    case 1: case 2: case 4: case 5: case 10: return 4;
+    case 6: case 9: case 12: return 8;
+    default: return 0;
+  }
+}
+
+bool format_supported(int code) { return format_bytes(code) != 0 && code != 4 && code != 7 && code != 15; }
+
+bool format_is_integer(int code) { return format_supported(code) && code != 1 && code != 5 && code != 6; }
 
 std::string format_name(int code) {
   switch (code) {
@@ -68,7 +83,7 @@ std::string format_name(int code) {
   }
 }
 
-BinaryHeader parse_binary_header(const unsigned char* raw, const std::string& path) {
+BinaryHeader parse_binary_header(const unsigned char* raw, const std::string& path, bool supported_only) {
   BinaryHeader h;
   // Byte order: the rev-2 constant when present, else the order in which the
   // format code is one SEG-Y defines (codes < 256 cannot be valid both ways).
@@ -93,10 +108,10 @@ BinaryHeader parse_binary_header(const unsigned char* raw, const std::string& pa
     throw Error(fmt::format("{}: garbage binary header: sample format code {} (bytes 3225-3226) is not a SEG-Y format",
                             path, format));
   h.format = static_cast<int>(format);
-  if (h.format != 1 && h.format != 5)
+  if (supported_only && !format_supported(h.format))
     throw Error(fmt::format(
-        "{}: sample format {} ({}) is not supported: tessera traces reads and writes 4-byte IBM float "
-        "(format 1) and 4-byte IEEE float (format 5) samples; convert the file to one of them first",
+        "{}: sample format {} ({}) is not supported: tessera traces reads formats 1, 2, 3, 5, 6, 8, 9, 10, 11, 12 "
+        "and 16 (IBM and IEEE floats, integers of 1, 2, 4 and 8 bytes); convert the file to one of them first",
         path, h.format, format_name(h.format)));
 
   h.revision_major = raw[REVISION_AT];
@@ -113,9 +128,11 @@ BinaryHeader parse_binary_header(const unsigned char* raw, const std::string& pa
   if (samples == 0)
     throw Error(fmt::format("{}: the binary header says 0 samples per trace (bytes 3221-3222{})", path,
                             rev2 ? " and 3269-3272" : ""));
-  // segyio addresses traces with an int byte size.
-  if (samples > (INT_MAX - static_cast<std::int64_t>(TRACE_HEADER_BYTES)) / 4)
-    throw Error(fmt::format("{}: {} samples per trace: traces over 2 GiB are not supported", path, samples));
+  // Trace sizes are ints in segyio's API and in the output's layout (8-byte
+  // samples at most).
+  if (samples > (INT_MAX - static_cast<std::int64_t>(TRACE_HEADER_BYTES)) / 8)
+    throw Error(fmt::format("{}: {} samples per trace: traces over 2 GiB (in 8-byte samples) are not supported", path,
+                            samples));
   h.samples = static_cast<std::size_t>(samples);
 
   h.ext_text_headers = static_cast<long>(signed_field(raw, EXT_TEXT_AT, 2, le));
@@ -156,14 +173,15 @@ FileInfo layout_traces(const BinaryHeader& h, std::size_t ext, std::uint64_t fil
     throw Error(fmt::format("{}: truncated: {} extended textual headers (bytes 3505-3506) end at byte {}, past the end "
                             "of the file ({} bytes)",
                             path, ext, info.first_trace_offset, file_bytes));
-  const std::uint64_t trace_bytes = TRACE_HEADER_BYTES + std::uint64_t{4} * h.samples;
+  const int sample_bytes = format_bytes(h.format);
+  const std::uint64_t trace_bytes = TRACE_HEADER_BYTES + std::uint64_t(sample_bytes) * h.samples;
   const std::uint64_t body = file_bytes - info.first_trace_offset;
   const std::uint64_t traces = body / trace_bytes, rest = body % trace_bytes;
   if (rest != 0)
     throw Error(fmt::format("{}: truncated or malformed: after {} whole traces of {} bytes (240-byte header + {} "
-                            "samples x 4 bytes) from byte {}, {} bytes are left: the last trace is short, or the "
+                            "samples x {} bytes) from byte {}, {} bytes are left: the last trace is short, or the "
                             "samples per trace (bytes 3221-3222) or the format (bytes 3225-3226) are wrong",
-                            path, traces, trace_bytes, h.samples, info.first_trace_offset, rest));
+                            path, traces, trace_bytes, h.samples, sample_bytes, info.first_trace_offset, rest));
   if (h.rev2_traces != 0 && h.rev2_traces != traces)
     throw Error(fmt::format("{}: the binary header says {} traces (rev 2, bytes 3513-3520) but the file holds {}",
                             path, h.rev2_traces, traces));

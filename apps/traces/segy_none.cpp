@@ -16,7 +16,8 @@ bool segy_supported() noexcept { return false; }
 
 std::unique_ptr<TraceReader> open_segy_reader(const std::string& path) { no_segyio(path); }
 
-std::unique_ptr<TraceWriter> open_segy_writer(const std::string&, const std::string& shown_as, const TraceReader&) {
+std::unique_ptr<TraceWriter> open_segy_writer(const std::string&, const std::string& shown_as, const TraceReader&,
+                                              int) {
   no_segyio(shown_as);
 }
 

@@ -38,15 +38,19 @@ class TraceWriter {
   virtual void finish() = 0;
 };
 
-std::unique_ptr<TraceReader> open_raw_reader(const std::string& path, std::size_t traces, std::size_t samples);
+// Refuses a file that is SEG-Y by every sign (segy_evidence) unless force_raw.
+std::unique_ptr<TraceReader> open_raw_reader(const std::string& path, std::size_t traces, std::size_t samples,
+                                             bool force_raw = false);
 // `path` is where to write (the temporary); errors name `shown_as` (OUT).
 std::unique_ptr<TraceWriter> open_raw_writer(const std::string& path, const std::string& shown_as, std::size_t samples);
 
-// SEG-Y through segyio (segy_file.cpp); without segyio both throw Error.
+// SEG-Y (segy_file.cpp, needs segyio); without segyio both throw Error.
 std::unique_ptr<TraceReader> open_segy_reader(const std::string& path);
-// The writer copies the file-level headers of `source` (a SEG-Y reader).
+// The writer copies the file-level headers of `source` (a SEG-Y reader),
+// the format code changed to `out_format` (a supported format), and writes
+// samples in out_format, in the input's byte order.
 std::unique_ptr<TraceWriter> open_segy_writer(const std::string& path, const std::string& shown_as,
-                                              const TraceReader& source);
+                                              const TraceReader& source, int out_format);
 
 // A new file next to `final_path` that replaces it on commit() and is removed
 // otherwise (destructor). Keeps the mode bits of an existing final_path.
@@ -64,8 +68,21 @@ class AtomicOutput {
  private:
   std::string final_, temp_;
   int fd_ = -1;
+  int pending_slot_ = -1;  // register_pending_temporary's slot
   bool committed_ = false;
 };
+
+// Temporaries are named ".OUT.tessera-PID-RANDOM.tmp": PID is the writing
+// process, so a later run on the same OUT removes those whose process is gone
+// (a crash, SIGKILL, power loss) and never a live run's, nor another OUT's.
+std::string temporary_name(const std::string& final_base, long pid, std::uint32_t random);
+// Removes the stale temporaries of `final_path` (see above); returns how many.
+std::size_t remove_stale_temporaries(const std::string& final_path);
+
+// The temporaries the signal handler of remove_temporaries_on_signals()
+// unlinks (interrupt_cleanup.cpp): a slot per temporary, -1 when none is free.
+int register_pending_temporary(const std::string& path) noexcept;
+void release_pending_temporary(int slot) noexcept;
 
 // ---- SEG-Y binary header (segy_layout.cpp) ----------------------------------
 
@@ -86,18 +103,28 @@ struct BinaryHeader {
   std::uint64_t rev2_first_trace = 0;     // bytes 3521-3528 (rev 2; 0: not given)
 };
 
-// "4-byte IBM float" etc.; "unassigned" for codes SEG-Y does not define.
-std::string format_name(int code);
+// Bytes per sample of a SEG-Y format code; 0 for codes SEG-Y does not define.
+int format_bytes(int code);
+// The formats tessera reads: all but 4 (fixed point with gain) and the
+// 3-byte integers 7 and 15.
+bool format_supported(int code);
+bool format_is_integer(int code);  // supported and not 1, 5 or 6
 
 // Decodes and checks a binary header; errors name `path` and the bytes.
-// Accepts sample formats 1 and 5 only.
-BinaryHeader parse_binary_header(const unsigned char* raw400, const std::string& path);
+// Refuses unsupported sample formats unless !supported_only (SEG-Y detection).
+BinaryHeader parse_binary_header(const unsigned char* raw400, const std::string& path, bool supported_only = true);
 
 // The traces after the headers: fills info (traces, offsets) from the header,
 // the resolved count of extended textual headers and the file size; throws
 // when the file is truncated or its size is not whole traces.
 FileInfo layout_traces(const BinaryHeader& h, std::size_t ext_text_headers, std::uint64_t file_bytes,
                        const std::string& path);
+
+// What makes a file given as raw float32 SEG-Y (segy_detect.cpp): a
+// sentence for the error, or "" when it does not look like SEG-Y. `head` is
+// the file's first head_bytes bytes (3600 + 240 to see the first trace header).
+inline constexpr std::size_t SEGY_DETECT_BYTES = FILE_HEADER_BYTES + TRACE_HEADER_BYTES;
+std::string segy_evidence(const unsigned char* head, std::size_t head_bytes, std::uint64_t file_bytes);
 
 // Whether a 3200-byte record holds the rev-2 ((SEG: EndText)) stanza marker,
 // in EBCDIC or ASCII.

@@ -13,11 +13,31 @@ namespace tessera::traces {
 namespace {
 
 std::unique_ptr<TraceReader> open_reader(const std::string& in, const FileOptions& f) {
-  if (f.raw_traces == 0 && f.raw_samples == 0) return open_segy_reader(in);
+  if (f.raw_traces == 0 && f.raw_samples == 0 && !f.force_raw) return open_segy_reader(in);
   require(f.raw_traces > 0 && f.raw_samples > 0,
           fmt::format("{}: raw float32 input needs both --traces N and --samples M (got --traces {} --samples {})", in,
                       f.raw_traces, f.raw_samples));
-  return open_raw_reader(in, f.raw_traces, f.raw_samples);
+  return open_raw_reader(in, f.raw_traces, f.raw_samples, f.force_raw);
+}
+
+// The output's sample format code (0: raw float32); refused before any
+// output exists when the input cannot be written so.
+int output_format(const FileInfo& info, OutFormat want, const std::string& in) {
+  if (!info.segy) {
+    require(want == OutFormat::automatic || want == OutFormat::same || want == OutFormat::ieee,
+            fmt::format("{}: raw float32 input is written as raw float32: --out-format ibm and double need SEG-Y "
+                        "input",
+                        in));
+    return 0;
+  }
+  switch (want) {
+    case OutFormat::automatic: return format_is_integer(info.format) ? 5 : info.format;
+    case OutFormat::same: return info.format;
+    case OutFormat::ieee: return 5;
+    case OutFormat::ibm: return 1;
+    case OutFormat::ieee_double: return 6;
+  }
+  throw Error(fmt::format("{}: unknown output format {}", in, static_cast<int>(want)));
 }
 
 class FunctionCompute final : public Compute {
@@ -38,6 +58,7 @@ Report run_file(const std::string& in, const std::string& out, const FileOptions
   Report r;
   r.input = reader->info();
   const FileInfo& info = r.input;
+  r.out_format = output_format(info, file.out_format, in);
   r.batch_traces = file.batch_traces != 0
                        ? std::min(file.batch_traces, std::max<std::size_t>(info.traces, 1))
                        : default_batch_traces(info, reader->header_bytes(), compute.max_batch_traces(info.samples),
@@ -45,7 +66,7 @@ Report run_file(const std::string& in, const std::string& out, const FileOptions
   if (info.traces > 0) compute.prepare(r.batch_traces, info.samples);
 
   AtomicOutput output(out);
-  auto writer = info.segy ? open_segy_writer(output.temp_path(), out, *reader)
+  auto writer = info.segy ? open_segy_writer(output.temp_path(), out, *reader, r.out_format)
                           : open_raw_writer(output.temp_path(), out, info.samples);
   const StageTimes times = run_pipeline(*reader, *writer, compute, r.batch_traces);
   writer.reset();

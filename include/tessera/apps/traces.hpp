@@ -11,20 +11,24 @@
 //   tessera::traces::process_file("in.sgy", "out.sgy", {}, [](float* x, std::size_t rows, std::size_t len,
 //                                                              std::size_t first_trace) { ... });
 //
-// SEG-Y (through segyio): revisions 0, 1 and 2, big- or little-endian (the
+// SEG-Y (in builds with segyio): revisions 0, 1 and 2, big- or little-endian (the
 // rev-2 byte-order constant at bytes 3297-3300 decides; without it, the byte
-// order in which the sample-format code is valid), samples in 4-byte IBM float
-// (format 1) or 4-byte IEEE float (format 5), any number of extended textual
-// headers (rev 2's variable count, -1, ends at the ((SEG: EndText)) stanza).
-// Other sample formats, rev-2 additional trace headers, trailer stanzas or a
+// order in which the sample-format code is valid), samples in IBM float
+// (format 1), IEEE float or double (5, 6), signed integers of 4, 2, 1, 8
+// bytes (2, 3, 8, 9) or unsigned ones (10, 11, 12, 16), any number of
+// extended textual headers (rev 2's variable count, -1, ends at the
+// ((SEG: EndText)) stanza). Samples are scanned in float as stored: no
+// trace-header scalar applies to sample values (docs/traces.md).
+// Formats 4, 7 and 15, rev-2 additional trace headers, trailer stanzas or a
 // first-trace offset that disagrees with the textual headers are refused with
 // an error naming the file, the bytes and the values.
 //
 // Guarantees:
 // - The output keeps every header byte of the input (textual, extended
-//   textual, binary, every trace header): only the samples change, written
-//   back in the input's sample format and byte order (IBM in, IBM out, with
-//   round-to-nearest: tessera/apps/ibm_float.hpp).
+//   textual, binary, every trace header) but the binary header's format
+//   code (bytes 3225-3226), which names FileOptions::out_format's format;
+//   samples keep the input's byte order (IBM output rounds to nearest:
+//   tessera/apps/ibm_float.hpp).
 // - The output is written to a temporary file in OUT's directory and renamed
 //   over OUT only after everything succeeded (and was fsync'ed); on any error
 //   (malformed input, I/O failure, exception from a batch function) nothing
@@ -56,7 +60,28 @@ bool segy_supported() noexcept;
 // Whether scans without an explicit cpu_* variant will run on a GPU.
 bool gpu_present() noexcept;
 
-// How to read IN and cut it into batches.
+// Installs SIGINT, SIGTERM and SIGHUP handlers that remove the temporaries of
+// the runs in progress, then end the process with the signal's default
+// action (signals already ignored stay ignored). For programs that let these
+// signals end them (`tessera traces` does); call once, before the runs.
+// Without it a signal leaves a hidden ".OUT.tessera-PID-*.tmp" behind, which
+// the next run on the same OUT removes.
+void remove_temporaries_on_signals();
+
+// A SEG-Y sample format code's name: "4-byte IBM float" etc.; "unassigned"
+// for codes SEG-Y does not define.
+std::string format_name(int code);
+
+// The sample format of a SEG-Y output (raw output is always float32).
+enum class OutFormat {
+  automatic,    // `same` for float input (1, 5, 6), `ieee` for integer input
+  same,         // the input's format; integer results that do not fit are refused
+  ieee,         // format 5, 4-byte IEEE float
+  ibm,          // format 1, 4-byte IBM float
+  ieee_double,  // format 6, 8-byte IEEE float (the float results, widened)
+};
+
+// How to read IN, cut it into batches, and write OUT's samples.
 struct FileOptions {
   // Both nonzero: IN is raw float32 in native byte order (little-endian on
   // x86-64 and ARM64), raw_traces rows of raw_samples samples, nothing else;
@@ -65,6 +90,11 @@ struct FileOptions {
   std::size_t raw_samples = 0;
   // Traces per batch; 0 sizes batches from free host (and GPU) memory.
   std::size_t batch_traces = 0;
+  // Raw input that is SEG-Y by every sign (a textual header of text, a binary
+  // header that decodes, traces of its size filling the file) is refused
+  // unless this is set: read as raw, its headers would become samples.
+  bool force_raw = false;
+  OutFormat out_format = OutFormat::automatic;
 };
 
 // The scan applied to every trace (semantics of tessera::batched_scan).
@@ -82,7 +112,7 @@ struct FileInfo {
   std::size_t samples = 0;     // per trace
   std::uint64_t file_bytes = 0;
   // SEG-Y only:
-  int format = 0;              // sample format code (bytes 3225-3226): 1 IBM, 5 IEEE
+  int format = 0;              // sample format code (bytes 3225-3226): 1 IBM, 5 IEEE, ...
   bool little_endian = false;
   int revision_major = 0, revision_minor = 0;  // bytes 3501, 3502
   std::size_t ext_text_headers = 0;            // resolved count (bytes 3505-3506)
@@ -98,6 +128,7 @@ FileInfo inspect(const std::string& in, const FileOptions& file = {});
 // What a run did and how long it took.
 struct Report {
   FileInfo input;
+  int out_format = 0;           // SEG-Y: the output's sample format code (0: raw float32)
   std::string variant;          // the scan variant that ran ("" for process_file)
   bool on_gpu = false;
   std::string device;           // GPU name, or "host (N threads)"
