@@ -8,6 +8,7 @@
 
 #include <iostream>
 
+#include "arguments.hpp"
 #include "tessera/apps/traces.hpp"
 #include "tessera/core/error.hpp"
 
@@ -44,15 +45,17 @@ CLI::App* add_traces_command(CLI::App& app, TracesArgs& a) {
       ->capture_default_str();
   cmd->add_flag("--exclusive", a.exclusive, "exclusive scans (each output leaves its own sample out)");
   cmd->add_option("--accum", a.accum, "accumulator: native (float), double, kahan, dfloat")->capture_default_str();
-  cmd->add_option("--traces", a.traces, "raw float32 input: number of traces (with --samples)");
+  cmd->add_option("--traces", a.traces, "raw float32 input: number of traces (with --samples)")
+      ->check(positive_integer());
   cmd->add_option("--samples", a.samples, "raw float32 input: samples per trace (native byte order: little-endian "
-                                          "on x86-64/ARM64)");
+                                          "on x86-64/ARM64)")
+      ->check(positive_integer());
   cmd->add_flag("--raw", a.force_raw, "with --traces/--samples: read IN as raw float32 even when it looks like "
                                       "SEG-Y (refused otherwise)");
   cmd->add_option("--out-format", a.out_format, "SEG-Y output samples: same (the input's), ieee, ibm or double "
                                                 "(default: same for float input, ieee for integer input)");
   cmd->add_option("--batch-traces", a.batch_traces, "traces per batch (default: sized from free host/GPU memory)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_integer());
   cmd->add_option("--variant", a.variant, "batched_scan variant by name (cpu_* run on the host; default: the best "
                                           "GPU variant, or cpu_openmp without a GPU)");
   return cmd;
@@ -61,7 +64,7 @@ CLI::App* add_traces_command(CLI::App& app, TracesArgs& a) {
 int traces_cmd(const TracesArgs& a) {
   traces::TraceScanOptions scan;
   scan.direction = parse_direction(a.direction);
-  const auto accum = parse_accum(a.accum);
+  const auto accum = parse_accum_option(a.accum);
   require(accum.has_value(), fmt::format("--accum: unknown accumulator '{}' (native, double, kahan, dfloat)", a.accum));
   scan.accum = *accum;
   scan.exclusive = a.exclusive;
