@@ -1,6 +1,7 @@
-// Runs the built `tessera` binary (TESSERA_CLI_PATH, set by tests/CMakeLists.txt)
-// from the tests: the CLI's exit codes, messages and signal handling are
-// behaviour of the binary, so they are tested on the binary itself.
+// Runs the built `tessera` binary (beside the test binary, else
+// TESSERA_CLI_PATH, set by tests/CMakeLists.txt) from the tests: the CLI's
+// exit codes, messages and signal handling are behaviour of the binary, so
+// they are tested on the binary itself.
 #pragma once
 
 #include <fcntl.h>
@@ -25,9 +26,22 @@ struct CliResult {
   std::string output;  // stdout and stderr together
 };
 
+// The `tessera` beside this test binary (both in bin/, in the build tree
+// and in the GPU machine's carried copy), else the build's TESSERA_CLI_PATH.
+inline std::string cli_path() {
+  char self[4096];
+  const ssize_t len = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  if (len > 0) {
+    std::string beside(self, static_cast<std::size_t>(len));
+    beside = beside.substr(0, beside.rfind('/') + 1) + "tessera";
+    if (::access(beside.c_str(), X_OK) == 0) return beside;
+  }
+  return TESSERA_CLI_PATH;
+}
+
 // Starts `tessera ARGS...` with stdout and stderr going to `log`.
 inline pid_t spawn_cli(const std::vector<std::string>& args, const std::string& log) {
-  std::vector<std::string> argv_s{TESSERA_CLI_PATH};
+  std::vector<std::string> argv_s{cli_path()};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_s) argv.push_back(a.data());
@@ -39,7 +53,7 @@ inline pid_t spawn_cli(const std::vector<std::string>& args, const std::string& 
   pid_t pid = -1;
   const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) throw std::runtime_error(std::string("cannot start ") + TESSERA_CLI_PATH);
+  if (rc != 0) throw std::runtime_error("cannot start " + argv_s[0]);
   return pid;
 }
 
