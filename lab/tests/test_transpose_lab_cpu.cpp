@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "families/transpose/contract.hpp"
+#include "families/transpose/policy.hpp"
 #include "tessera/transpose.hpp"
 #include "transpose/lab_rungs.hpp"
 
@@ -44,7 +45,7 @@ TEST(TransposeLab, TuningRowsJoinTheLadderInOrder) {
     ASSERT_NE(v, nullptr) << name;
     EXPECT_EQ(v->info.role, Role::tuning) << name;
   }
-  const auto* pick = transpose_impl::variants_ladder().find(transpose_default_variant(Dtype::f32, 8192, 8192));
+  const auto* pick = transpose_impl::variants_ladder().find(transpose_impl::policy::pick(true));
   ASSERT_NE(pick, nullptr);
   EXPECT_EQ(pick->info.role, Role::product);
 #else
