@@ -76,15 +76,21 @@ struct Reference {
   std::vector<long double> ref, scale;  // rows * cols of C
 };
 
-// C = alpha * A * op(B) + beta * C0 with op(B) = B (aat == false) or A^T.
-inline Reference reference(const Mat& a, const Mat* b, bool aat, float alpha, float beta, const Mat& c0) {
-  const std::size_t m = a.rows, k = a.cols, n = aat ? a.rows : b->cols;
+// C = alpha * op(A) * op(B) + beta * C0 with op(B) = B (aat == false) or
+// A^T; op(A) = A^T when `ta` (A stored k x m), op(B) = B^T when `tb` (B
+// stored n x k). A naive triple loop in long double.
+inline Reference reference(const Mat& a, const Mat* b, bool aat, float alpha, float beta, const Mat& c0,
+                           bool ta = false, bool tb = false) {
+  const std::size_t m = ta ? a.cols : a.rows, k = ta ? a.rows : a.cols;
+  const std::size_t n = aat ? a.rows : (tb ? b->rows : b->cols);
+  auto op_a = [&](std::size_t i, std::size_t p) { return ta ? a.at(p, i) : a.at(i, p); };
+  auto op_b = [&](std::size_t p, std::size_t j) { return aat ? a.at(j, p) : (tb ? b->at(j, p) : b->at(p, j)); };
   Reference r{std::vector<long double>(m * n), std::vector<long double>(m * n)};
   for (std::size_t i = 0; i < m; ++i)
     for (std::size_t j = 0; j < n; ++j) {
       long double dot = 0, mag = 0;
       for (std::size_t p = 0; p < k; ++p) {
-        const long double x = (long double)a.at(i, p) * (aat ? a.at(j, p) : b->at(p, j));
+        const long double x = (long double)op_a(i, p) * op_b(p, j);
         dot += x;
         mag += std::fabs(x);
       }
@@ -134,8 +140,9 @@ inline ::testing::AssertionResult matches(const std::vector<float>& got, const M
 struct Shape {
   bool aat;
   std::size_t m, n, k;  // aat: n == m
-  std::size_t pad_a = 0, pad_b = 0, pad_c = 0;
+  std::size_t pad_a = 0, pad_b = 0, pad_c = 0;  // added to the stored rows
   float alpha = 1, beta = 0;
+  bool ta = false, tb = false;  // op(A), op(B) = T: A stored k x m, B n x k
 };
 
 inline std::string shape_name(const Shape& s) {
@@ -144,6 +151,7 @@ inline std::string shape_name(const Shape& s) {
   if (s.pad_a || s.pad_b || s.pad_c)
     r += "_pad" + std::to_string(s.pad_a) + std::to_string(s.pad_b) + std::to_string(s.pad_c);
   if (s.beta != 0) r += "_beta";
+  if (s.ta || s.tb) r += std::string("_") + (s.ta ? "T" : "N") + (s.tb ? "T" : "N");
   return r;
 }
 
@@ -203,10 +211,10 @@ struct GpuCase {
   tessera::gemm_impl::GemmSpec spec;
 
   GpuCase(const Shape& sh, std::uint64_t seed) : s(sh) {
-    a = random_mat(s.m, s.k, s.pad_a, seed);
-    b = s.aat ? Mat{} : random_mat(s.k, s.n, s.pad_b, seed + 1);
+    a = s.ta ? random_mat(s.k, s.m, s.pad_a, seed) : random_mat(s.m, s.k, s.pad_a, seed);
+    b = s.aat ? Mat{} : (s.tb ? random_mat(s.n, s.k, s.pad_b, seed + 1) : random_mat(s.k, s.n, s.pad_b, seed + 1));
     c0 = initial_c(s.m, s.n, s.pad_c, s.beta, seed + 2);
-    ref = reference(a, s.aat ? nullptr : &b, s.aat, s.alpha, s.beta, c0);
+    ref = reference(a, s.aat ? nullptr : &b, s.aat, s.alpha, s.beta, c0, s.ta, s.tb);
     da = tessera::DeviceBuffer<float>(a.v.size(), "test A");
     da.upload(a.v.data(), a.v.size());
     if (!s.aat) {
@@ -215,16 +223,23 @@ struct GpuCase {
     }
     dc = tessera::DeviceBuffer<float>(c0.v.size(), "test C");
     spec = {s.aat ? tessera::gemm_impl::GemmOp::aat : tessera::gemm_impl::GemmOp::ab, s.m, s.n, s.k, a.ld,
-            s.aat ? 0 : b.ld, c0.ld};
+            s.aat ? 0 : b.ld, c0.ld, s.ta, s.tb};
   }
 
   // Runs `v` on C = C0 (its workspace poisoned) and returns C's storage.
   std::vector<float> run(const tessera::gemm_impl::GemmVariant& v, cudaStream_t stream) {
+    return run_with(v.workspace_bytes(spec), stream, [&](const tessera::gemm_impl::GemmCall& call) { v.run(call); });
+  }
+
+  // The same with `run(call)` and a workspace of `ws_bytes` (split-k).
+  template <class Run>
+  std::vector<float> run_with(std::size_t ws_bytes, cudaStream_t stream, Run&& run) {
     dc.upload(c0.v.data(), c0.v.size());
     TESSERA_CUDA(cudaDeviceSynchronize());
-    tessera::DeviceBytes ws(v.workspace_bytes(spec), "test workspace");
+    tessera::DeviceBytes ws(ws_bytes, "test workspace");
     ws.fill_bytes(0xA5, stream);
-    v.run({spec, s.alpha, s.beta, da.data(), s.aat ? nullptr : db.data(), dc.data(), ws.data(), stream});
+    run(tessera::gemm_impl::GemmCall{spec, s.alpha, s.beta, da.data(), s.aat ? nullptr : db.data(), dc.data(),
+                                     ws.data(), stream});
     return download(stream);
   }
 

@@ -29,7 +29,7 @@ const gemm_impl::GemmVariant& warp_tiled_stream_k_row() {
        "full wave (busiest-SM model) split by k slabs evenly over all resident blocks: every slot does the same work; "
        "deterministic fixup (last arriver sums partials in k order, no waiting)",
        true},
-      gemm_impl::Fill::full, 0, gemm_impl::is_ab, stream_k_workspace, run_stream_k};
+      gemm_impl::Fill::full, 0, gemm_impl::is_ab_nn, stream_k_workspace, run_stream_k};
   return row;
 }
 

@@ -252,7 +252,8 @@ __global__ void __launch_bounds__(P::THREADS, P::MIN_BLOCKS)
     unsigned tile, s0, s1, after, tm, tn;
     if (!sk_piece(plan, blockIdx.x, next, tile, s0, s1, after)) break;  // uniform: all read the same `next`
     grouped_tile(tile, tiles_m, tiles_n, P::GROUP_M, tm, tn);
-    warp_tiled_mainloop<P, B_VEC, false>(p, smem, tm, tn, s0, s1, acc);
+    warp_tiled_mainloop<P, Read::along_k, B_VEC ? Read::across_k_16 : Read::across_k_4, false>(p, smem, tm, tn, s0, s1,
+                                                                                        acc);
 
     const unsigned me = block_index_again();
     (void)sk_piece(plan, me, *static_cast<volatile unsigned*>(&next), tile, s0, s1, after);

@@ -35,20 +35,22 @@ constexpr unsigned SERPENTINE = gemm_impl::dev::codegen::SERPENTINE_FMA;
 
 constexpr std::string_view PREFIX = "warp_tiled_";
 
+// A product configuration runs every op(A), op(B); one instantiated here N,N only.
 SweepEntry entry(std::string_view name, std::string_view adds, const WarpTiledKernels& kernels) {
   return {{{"gemm", name, 10, CUDA, TUNING, adds, true},
            gemm_impl::Fill::full,
            0,
-           gemm_impl::is_ab,
+           kernels.run_ab_split != nullptr ? gemm_impl::is_ab : gemm_impl::is_ab_nn,
            gemm_impl::no_workspace,
            kernels.run_ab},
           kernels};
 }
 
-// A configuration instantiated here.
+// A configuration instantiated here (N,N, data-parallel only: the sweep
+// compares tile shapes and code generation, not operand reads).
 template <class P>
 SweepEntry swept(std::string_view name, std::string_view adds) {
-  return entry(name, adds, gemm_impl::dev::warp_tiled_kernels<P>());
+  return entry(name, adds, gemm_impl::dev::warp_tiled_kernels<P, false>());
 }
 
 // A configuration the product keeps (policy.hpp's WARP_TILED_TILES, named

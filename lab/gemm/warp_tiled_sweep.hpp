@@ -1,6 +1,7 @@
 // The lab's rows of the gemm ladder (CUDA builds): step 10's kernel swept
 // over tile configurations and code-generation options
-// (warp_tiled_sweep.cu), and the stream-K tail (warp_tiled_stream_k.cu).
+// (warp_tiled_sweep.cu), split-k factors (warp_tiled_split_k.cpp) and the
+// stream-K tail (warp_tiled_stream_k.cu).
 // Each is a measured experiment; docs/gemm.md ("What was tried") has the
 // results.
 #pragma once
@@ -19,6 +20,10 @@ struct SweepEntry {
   gemm_impl::WarpTiledKernels kernels;
 };
 std::span<const SweepEntry> warp_tiled_sweep();
+
+// warp_tiled_<tile>_split<S>: each product configuration pinned to S k
+// slices (warp_tiled_split_k.cpp), S = 2, 3, 4, 6, 8.
+std::span<const gemm_impl::GemmVariant> warp_tiled_split_k_rows();
 
 // warp_tiled_128x128x16_stream_k: the product's 128x128x16 serpentine
 // configuration with the stream-K tail.

@@ -3,7 +3,9 @@
 // right operand (B, or A^T for A*A^T) into a contiguous KB x NB panel, so the
 // innermost loop is a unit-stride axpy the compiler vectorises, and the panel
 // (64 KiB) stays in L2 while the tile's rows stream past it. Accumulation is
-// float in k order, as on the GPU.
+// float in k order, as on the GPU. Transposed operands (op = T) are read in
+// place: op(B) = B^T is packed from B's stored rows like A^T for A*A^T, and
+// op(A) = A^T is read down its stored columns (one stride per k).
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -21,12 +23,14 @@ constexpr std::size_t KB = 128;  // slab depth: panel KB x NB floats = 64 KiB
 // panel[kk * NB + jj] = op(B)(k0 + kk, j0 + jj) for the slab and tile.
 void pack_panel(const GemmCall& call, std::size_t k0, std::size_t kb, std::size_t j0, std::size_t nb, float* panel) {
   const auto& s = call.spec;
-  if (s.op == GemmOp::ab) {
+  if (s.op == GemmOp::ab && !s.tb) {
     for (std::size_t kk = 0; kk < kb; ++kk)
       std::copy_n(call.b + (k0 + kk) * s.ldb + j0, nb, panel + kk * NB);
-  } else {
+  } else {  // rows j of the stored matrix hold column j of op(B): B^T, or A^T for A*A^T
+    const float* src = s.op == GemmOp::ab ? call.b : call.a;
+    const std::size_t ld = s.op == GemmOp::ab ? s.ldb : s.lda;
     for (std::size_t jj = 0; jj < nb; ++jj) {
-      const float* row = call.a + (j0 + jj) * s.lda + k0;
+      const float* row = src + (j0 + jj) * ld + k0;
       for (std::size_t kk = 0; kk < kb; ++kk) panel[kk * NB + jj] = row[kk];
     }
   }
@@ -38,6 +42,9 @@ void run_openmp(const GemmCall& call) {
   const auto& s = call.spec;
   const std::size_t tiles_m = (s.m + MB - 1) / MB, tiles_n = (s.n + NB - 1) / NB;
   const auto tiles = static_cast<std::int64_t>(tiles_m * tiles_n);
+  // Element (i, p) of op(A) at a[i * a_row + p * a_col].
+  const bool ta = s.op == GemmOp::ab && s.ta;
+  const std::size_t a_row = ta ? 1 : s.lda, a_col = ta ? s.lda : 1;
 #pragma omp parallel
   {
     std::vector<float> acc(MB * NB), panel(KB * NB);
@@ -50,10 +57,10 @@ void run_openmp(const GemmCall& call) {
         const std::size_t kb = std::min(KB, s.k - k0);
         pack_panel(call, k0, kb, j0, nb, panel.data());
         for (std::size_t ii = 0; ii < mb; ++ii) {
-          const float* a = call.a + (i0 + ii) * s.lda + k0;
+          const float* a = call.a + (i0 + ii) * a_row + k0 * a_col;
           float* row = acc.data() + ii * NB;
           for (std::size_t kk = 0; kk < kb; ++kk) {
-            const float av = a[kk];
+            const float av = a[kk * a_col];
             const float* p = panel.data() + kk * NB;
             for (std::size_t jj = 0; jj < nb; ++jj) row[jj] += av * p[jj];
           }

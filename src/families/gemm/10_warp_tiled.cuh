@@ -76,7 +76,9 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <atomic>
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -168,7 +170,8 @@ __device__ __forceinline__ void cp_async_16_whole(float* smem, const float* gmem
 // compiler can re-read) rather than kept; `ld` and `any` (a valid address
 // for the copies that read nothing) are kernel parameters: no registers.
 
-// A rows-x-K source read along k (A; A's rows as B of A*A^T), element (k, x)
+// A rows-x-K source read along k (A as stored; B^T as stored for op(B) = T;
+// A's rows as B of A*A^T), element (k, x)
 // at src[(x0 + x) * ld + k], written transposed: dst[k * STRIDE + x]. 4-byte
 // copies; thread tid copies k = tid % 8 (+ 8 per k group) of rows
 // tid / 8 + g * (THREADS / 8).
@@ -189,6 +192,9 @@ struct KMajorCopy {
     for (int g = 0; g < ROW_GROUPS; ++g)
       if (x + std::size_t(g) * ROW_STEP < rows) valid |= 1u << g;
   }
+
+  // Moves to slab `slabs` of the range (a k sub-range's first).
+  __device__ __forceinline__ void skip(unsigned slabs, std::size_t) { ptr += std::size_t(slabs) * P::BK; }
 
   // Copies the slab (k_left = k still to go from its first k, capped at BK)
   // into `stage` and moves to the next slab. `ld` comes from the kernel
@@ -226,28 +232,32 @@ struct KMajorCopy {
   }
 };
 
-// B (row-major K x N) read along its rows, element (k, x) at
+// A source read across k: k rows of X consecutive elements (B as stored,
+// K x N; A^T as stored for op(A) = T, K x M), element (k, x) at
 // src[k * ld + x0 + x], to dst[k * STRIDE + x]. Each thread copies within one
 // k row, k = tid / LANES_ROW, the columns x = WIDTH * (tid % LANES_ROW +
 // j * LANES_ROW): one pointer with immediate offsets. VEC: 16-byte copies
 // (rows 16-byte aligned); else 4 bytes. A warp covers 32 / LANES_ROW rows of
 // LANES_ROW * WIDTH consecutive floats: whole sectors.
-template <class P, bool VEC>
-struct BRowCopy {
-  static constexpr int STRIDE = P::BN + P::PAD;
+template <class P, int X, bool VEC>
+struct RowCopy {
+  static constexpr int STRIDE = X + P::PAD;
   static constexpr int WIDTH = VEC ? 4 : 1;                     // floats per copy
   static constexpr int LANES_ROW = P::THREADS / P::BK;          // threads per k row
-  static constexpr int PASSES = P::BN / (WIDTH * LANES_ROW);    // copies per thread
-  static_assert(P::THREADS % P::BK == 0 && PASSES * WIDTH * LANES_ROW == P::BN, "whole rows per thread group");
+  static constexpr int PASSES = X / (WIDTH * LANES_ROW);        // copies per thread
+  static_assert(P::THREADS % P::BK == 0 && PASSES * WIDTH * LANES_ROW == X, "whole rows per thread group");
   const float* ptr;  // row k0 + tid / LANES_ROW, first column of this thread, of the current slab
-  int cols_left;     // columns of B from this thread's first column on (clamped to int)
+  int cols_left;     // columns of the source from this thread's first column on (clamped to int)
 
-  __device__ BRowCopy(const float* b, std::size_t ld, std::size_t x0, std::size_t cols, unsigned tid) {
+  __device__ RowCopy(const float* b, std::size_t ld, std::size_t x0, std::size_t cols, unsigned tid) {
     const std::size_t col = x0 + (tid % LANES_ROW) * WIDTH;
     const std::size_t left = col < cols ? cols - col : 0;
-    cols_left = static_cast<int>(left < std::size_t(P::BN) ? left : std::size_t(P::BN));
+    cols_left = static_cast<int>(left < std::size_t(X) ? left : std::size_t(X));
     ptr = b + std::size_t(tid / LANES_ROW) * ld + col;
   }
+
+  // Moves to slab `slabs` of the range (a k sub-range's first).
+  __device__ __forceinline__ void skip(unsigned slabs, std::size_t ld) { ptr += std::size_t(slabs) * P::BK * ld; }
 
   __device__ __forceinline__ void copy(float* stage, unsigned k_left, std::size_t ld, const float* any) {
     const unsigned k_lane = threadIdx.x / LANES_ROW;
@@ -265,8 +275,8 @@ struct BRowCopy {
   }
 
   // Interior path (P::INTERIOR_COPIES): every column this thread copies is
-  // inside B (its last copy ends EXTENT columns past its first) and the slab
-  // is whole — no tests, immediate offsets.
+  // inside the source (its last copy ends EXTENT columns past its first) and
+  // the slab is whole — no tests, immediate offsets.
   static constexpr int EXTENT = (PASSES - 1) * LANES_ROW * WIDTH + WIDTH;
   __device__ __forceinline__ bool interior() const { return cols_left >= EXTENT; }
   __device__ __forceinline__ void copy_interior(float* stage, std::size_t ld) {
@@ -279,6 +289,26 @@ struct BRowCopy {
     ptr += std::size_t(P::BK) * ld;
   }
 };
+
+// How an operand's tile is read from global memory (row-major storage). The
+// NN product reads A along k and B across k; op(A) = T reads A's stored
+// K x M rows across k, op(B) = T reads B's stored N x K rows along k (as the
+// A*A^T kernel reads A's rows for its right operand).
+enum class Read {
+  along_k,        // k contiguous: 4-byte copies transposed into shared memory (KMajorCopy)
+  across_k_16,    // the tile's rows contiguous and 16-byte aligned: 16-byte copies (RowCopy)
+  across_k_4,     // the same rows, not 16-byte aligned: 4-byte copies
+};
+
+// The copier of an operand tile of X rows (A: BM, B: BN) read as R.
+template <class P, int X, Read R>
+using OperandCopy = std::conditional_t<R == Read::along_k, KMajorCopy<P, X>, RowCopy<P, X, R == Read::across_k_16>>;
+
+// How an operand is read: k contiguous in its storage (A as stored, B
+// transposed) or not, and whether its stored rows are 16-byte aligned.
+constexpr Read read_of(bool k_contiguous, bool aligned16) {
+  return k_contiguous ? Read::along_k : (aligned16 ? Read::across_k_16 : Read::across_k_4);
+}
 
 // ---- lane layout -------------------------------------------------------------
 
@@ -317,28 +347,31 @@ __device__ __forceinline__ void grouped_tile(unsigned id, unsigned tiles_m, unsi
 
 // ---- the kernel ------------------------------------------------------------
 
-// The main loop: acc = the block's tile (tm, tn) of A*B over the k slabs
-// [slab_begin, slab_end) (slab t covers k = t * BK .. t * BK + BK - 1; the
-// last slab of the matrix may be ragged and is zero-filled past k). The
-// data-parallel kernel runs every slab; the stream-K kernel
-// (lab/gemm/warp_tiled_stream_k.cuh) runs sub-ranges. The caller synchronises the block
-// before the shared stages are written again.
-template <class P, bool B_VEC, bool AAT>
+// The main loop: acc = the block's tile (tm, tn) of op(A)*op(B) over the k
+// slabs [slab_begin, slab_end) (slab t covers k = t * BK .. t * BK + BK - 1;
+// the last slab of the matrix may be ragged and is zero-filled past k).
+// A_READ / B_READ say how each operand's storage is read (Read; A*A^T: both
+// are A's rows, along k). The data-parallel kernel runs every slab; the
+// split-k kernel and the stream-K kernel (lab/gemm/warp_tiled_stream_k.cuh)
+// run sub-ranges. The caller synchronises the block before the shared stages
+// are written again.
+template <class P, Read A_READ, Read B_READ, bool AAT>
 __device__ __forceinline__ void warp_tiled_mainloop(const GemmArgs& p, float* smem, unsigned tm, unsigned tn,
                                                     unsigned slab_begin, unsigned slab_end,
                                                     float (&acc)[P::TM][P::TN]) {
+  static_assert(!AAT || (A_READ == Read::along_k && B_READ == Read::along_k), "A*A^T reads A's rows for both");
   const unsigned tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
   const std::size_t bm0 = std::size_t(tm) * P::BM, bn0 = std::size_t(tn) * P::BN;
 
-  KMajorCopy<P, P::BM> copy_a(p.a, p.lda, bm0, p.m, tid);
-  using BCopy = std::conditional_t<AAT, KMajorCopy<P, P::BN>, BRowCopy<P, B_VEC>>;
+  OperandCopy<P, P::BM, A_READ> copy_a(p.a, p.lda, bm0, p.m, tid);
+  using BCopy = OperandCopy<P, P::BN, B_READ>;
   BCopy copy_b = [&] {
     if constexpr (AAT) return BCopy(p.a, p.lda, bn0, p.n, tid);
     else return BCopy(p.b, p.ldb, bn0, p.n, tid);
   }();
   if (slab_begin != 0) {  // a k sub-range: start the copies at its first slab
-    copy_a.ptr += std::size_t(slab_begin) * P::BK;
-    copy_b.ptr += std::size_t(slab_begin) * P::BK * (AAT ? 1 : p.ldb);
+    copy_a.skip(slab_begin, p.lda);
+    copy_b.skip(slab_begin, AAT ? p.lda : p.ldb);
   }
 
   // Slabs are issued in order; supports(): k < 2^31.
@@ -493,7 +526,7 @@ __device__ __forceinline__ void block_tile(unsigned id, unsigned tiles_m, unsign
 }
 
 // One block per output tile, every k slab (data-parallel).
-template <class P, bool B_VEC, bool AAT>
+template <class P, Read A_READ, Read B_READ, bool AAT>
 __global__ void __launch_bounds__(P::THREADS, P::MIN_BLOCKS)
     gemm_warp_tiled_kernel(GemmArgs p, unsigned tiles_m, unsigned tiles_n, bool c_vec) {
   extern __shared__ float4 smem_vec[];  // float4: 16-byte alignment of the dynamic buffer
@@ -501,33 +534,97 @@ __global__ void __launch_bounds__(P::THREADS, P::MIN_BLOCKS)
   block_tile<P, AAT>(blockIdx.x, tiles_m, tiles_n, tm, tn);
   const unsigned slabs = static_cast<unsigned>((p.k + P::BK - 1) / P::BK);  // supports(): k < 2^31
   float acc[P::TM][P::TN];
-  warp_tiled_mainloop<P, B_VEC, AAT>(p, reinterpret_cast<float*>(smem_vec), tm, tn, 0, slabs, acc);
+  warp_tiled_mainloop<P, A_READ, B_READ, AAT>(p, reinterpret_cast<float*>(smem_vec), tm, tn, 0, slabs, acc);
   block_tile<P, AAT>(block_index_again(), tiles_m, tiles_n, tm, tn);  // not kept live across the loop
   warp_tiled_epilogue<P, AAT>(p, tm, tn, c_vec, acc);
 }
 
+// ---- split-k -----------------------------------------------------------------
+
+// Split-k: block b computes k slice b / tiles of tile b % tiles (grouped
+// order within a slice) and stores its raw sums, unscaled, to its slice's
+// dense m x n partial in the workspace; gemm_split_k_reduce_kernel then adds
+// the slices in slice order and applies alpha and beta. No atomics: the
+// result is the same on every run. Slice s covers slabs
+// [s * slabs / splits, (s + 1) * slabs / splits): within one slab of equal.
+template <class P, Read A_READ, Read B_READ>
+__global__ void __launch_bounds__(P::THREADS, P::MIN_BLOCKS)
+    gemm_warp_tiled_split_k_kernel(GemmArgs p, unsigned tiles_m, unsigned tiles_n, unsigned splits, float* partials,
+                                   bool part_vec) {
+  extern __shared__ float4 smem_vec[];
+  const unsigned tiles = tiles_m * tiles_n;  // supports: tiles * splits < 2^31
+  unsigned tm, tn;
+  grouped_tile(blockIdx.x % tiles, tiles_m, tiles_n, P::GROUP_M, tm, tn);
+  const unsigned slice = blockIdx.x / tiles;
+  const std::uint64_t slabs = (p.k + P::BK - 1) / P::BK;
+  const auto begin = static_cast<unsigned>(slabs * slice / splits);
+  const auto end = static_cast<unsigned>(slabs * (slice + 1) / splits);
+  float acc[P::TM][P::TN];
+  warp_tiled_mainloop<P, A_READ, B_READ, false>(p, reinterpret_cast<float*>(smem_vec), tm, tn, begin, end, acc);
+  const unsigned again = block_index_again();
+  grouped_tile(again % tiles, tiles_m, tiles_n, P::GROUP_M, tm, tn);
+  GemmArgs part = p;  // the slice's partial: dense rows of n, stored as summed (1 * acc is exact)
+  part.c = partials + std::size_t(again / tiles) * p.m * p.n;
+  part.ldc = p.n;
+  part.alpha = 1.0f;
+  part.beta = 0.0f;
+  warp_tiled_epilogue<P, false>(part, tm, tn, part_vec, acc);
+}
+
+// C = alpha * (partial_0 + partial_1 + ... in slice order) + beta * C, WIDTH
+// consecutive elements of one row per thread (4: rows of C 16-byte aligned
+// and n % 4 == 0), grid-stride.
+template <int WIDTH>
+__global__ void gemm_split_k_reduce_kernel(const float* partials, std::size_t m, std::size_t n, unsigned splits,
+                                           float alpha, float beta, float* c, std::size_t ldc) {
+  const std::size_t groups = m * n / WIDTH, slice = m * n;
+  for (std::size_t g = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; g < groups;
+       g += std::size_t(gridDim.x) * blockDim.x) {
+    const std::size_t e = g * WIDTH, i = e / n, j = e % n;
+    float sum[WIDTH];
+    if constexpr (WIDTH == 4) {
+      const float4 v = *reinterpret_cast<const float4*>(partials + e);
+      sum[0] = v.x, sum[1] = v.y, sum[2] = v.z, sum[3] = v.w;
+      for (unsigned s = 1; s < splits; ++s) {
+        const float4 w = *reinterpret_cast<const float4*>(partials + s * slice + e);
+        sum[0] += w.x, sum[1] += w.y, sum[2] += w.z, sum[3] += w.w;
+      }
+      float out[4] = {sum[0], sum[1], sum[2], sum[3]};
+      store4_scaled(c + i * ldc, j, n, out, alpha, beta, true);
+    } else {
+      sum[0] = partials[e];
+      for (unsigned s = 1; s < splits; ++s) sum[0] += partials[s * slice + e];
+      store_scaled(c + i * ldc + j, sum[0], alpha, beta);
+    }
+  }
+}
+
+// The workspace of a split into `splits` slices: one dense m x n partial each.
+inline std::size_t split_k_workspace_bytes(std::size_t m, std::size_t n, unsigned splits) {
+  return splits > 1 ? std::size_t(splits) * m * n * sizeof(float) : 0;
+}
+
 // ---- host side ---------------------------------------------------------------
 
-// Raises the dynamic shared-memory limit of one instantiation once per device
-// (the default is 48 KiB) and, when asked, returns the blocks of it an SM holds.
-template <class P, bool B_VEC, bool AAT>
+// Raises the dynamic shared-memory limit of one kernel once per device (the
+// default is 48 KiB) and, when asked, returns the blocks of it an SM holds.
+template <auto KERNEL, class P>
 int prepare_kernel(bool query_occupancy) {
   static std::atomic<std::uint64_t> prepared{0};  // bit d: device d done
-  const auto kernel = gemm_warp_tiled_kernel<P, B_VEC, AAT>;
   int device = 0;
   TESSERA_CUDA(cudaGetDevice(&device));
   const std::uint64_t bit = device < 64 ? std::uint64_t(1) << device : 0;
   if (bit == 0 || !(prepared.load(std::memory_order_relaxed) & bit)) {
-    TESSERA_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(P::SMEM_BYTES)));
+    TESSERA_CUDA(cudaFuncSetAttribute(KERNEL, cudaFuncAttributeMaxDynamicSharedMemorySize, int(P::SMEM_BYTES)));
     prepared.fetch_or(bit, std::memory_order_relaxed);
   }
   int blocks = 0;
   if (query_occupancy)
-    TESSERA_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, P::THREADS, P::SMEM_BYTES));
+    TESSERA_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, KERNEL, P::THREADS, P::SMEM_BYTES));
   return blocks;
 }
 
-template <class P, bool B_VEC, bool AAT>
+template <class P, Read A_READ, Read B_READ, bool AAT>
 void launch_warp_tiled(const GemmCall& call, const char* name) {
   const auto& s = call.spec;
   if (s.m == 0 || s.n == 0) return;
@@ -540,37 +637,124 @@ void launch_warp_tiled(const GemmCall& call, const char* name) {
     args.b = args.a;  // the right operand is A^T: A's rows
     args.ldb = args.lda;
   }
-  prepare_kernel<P, B_VEC, AAT>(false);
-  detail::launch(name, gemm_warp_tiled_kernel<P, B_VEC, AAT>, dim3(static_cast<unsigned>(tiles)), dim3(P::THREADS), P::SMEM_BYTES, call.stream,
+  constexpr auto kernel = gemm_warp_tiled_kernel<P, A_READ, B_READ, AAT>;
+  prepare_kernel<kernel, P>(false);
+  detail::launch(name, kernel, dim3(static_cast<unsigned>(tiles)), dim3(P::THREADS), P::SMEM_BYTES, call.stream,
                  s.m * s.n, args, static_cast<unsigned>(tiles_m), static_cast<unsigned>(tiles_n),
                  rows_aligned16(call.c, s.ldc));
 }
 
+// Split-k into `splits` slices (> 1): the slices' kernel, then the ordered
+// reduction. call.workspace holds split_k_workspace_bytes(m, n, splits).
+template <class P, Read A_READ, Read B_READ>
+void launch_warp_tiled_split_k(const GemmCall& call, unsigned splits, const char* name) {
+  const auto& s = call.spec;
+  if (s.m == 0 || s.n == 0) return;
+  const std::size_t tiles = tile_count(s.m, s.n, P::BM, P::BN, name);
+  if (tiles * splits > std::size_t(INT_MAX))
+    throw Error(std::string(name) + ": " + std::to_string(tiles) + " tiles x " + std::to_string(splits) +
+                " k slices do not fit in a grid");
+  if (call.workspace == nullptr)
+    throw Error(std::string(name) + ": split-k needs a workspace of " +
+                std::to_string(split_k_workspace_bytes(s.m, s.n, splits)) + " bytes (none given)");
+  auto* partials = static_cast<float*>(call.workspace);
+  constexpr auto kernel = gemm_warp_tiled_split_k_kernel<P, A_READ, B_READ>;
+  prepare_kernel<kernel, P>(false);
+  const bool part_vec = s.n % 4 == 0 && reinterpret_cast<std::uintptr_t>(partials) % 16 == 0;
+  detail::launch(name, kernel, dim3(static_cast<unsigned>(tiles * splits)), dim3(P::THREADS), P::SMEM_BYTES,
+                 call.stream, s.m * s.n, args_of(call), static_cast<unsigned>(detail::div_up(s.m, P::BM)),
+                 static_cast<unsigned>(detail::div_up(s.n, P::BN)), splits, partials, part_vec);
+  // The reduction reads splits * m * n floats once: a bandwidth-bound pass
+  // sized to a few blocks per SM.
+  constexpr unsigned REDUCE_THREADS = 256;
+  const bool vec = part_vec && rows_aligned16(call.c, s.ldc);
+  const std::size_t groups = vec ? s.m * s.n / 4 : s.m * s.n;
+  const auto blocks = static_cast<unsigned>(std::min<std::size_t>(detail::div_up(groups, REDUCE_THREADS), 65535));
+  if (vec)
+    detail::launch("gemm_split_k_reduce_kernel (float4)", gemm_split_k_reduce_kernel<4>, dim3(blocks),
+                   dim3(REDUCE_THREADS), 0, call.stream, s.m * s.n, static_cast<const float*>(partials), s.m, s.n,
+                   splits, call.alpha, call.beta, call.c, s.ldc);
+  else
+    detail::launch("gemm_split_k_reduce_kernel", gemm_split_k_reduce_kernel<1>, dim3(blocks), dim3(REDUCE_THREADS), 0,
+                   call.stream, s.m * s.n, static_cast<const float*>(partials), s.m, s.n, splits, call.alpha,
+                   call.beta, call.c, s.ldc);
+}
+
+// One read combination: data-parallel (splits == 1) or split-k.
+template <class P, Read A_READ, Read B_READ>
+void launch_ab(const GemmCall& call, unsigned splits, const char* name) {
+  if (splits > 1) launch_warp_tiled_split_k<P, A_READ, B_READ>(call, splits, name);
+  else launch_warp_tiled<P, A_READ, B_READ, false>(call, name);
+}
+
 // C = A*B with configuration P: 16-byte B copies when B's rows allow them.
+// The NN path every earlier release ran, instantiated alone for the lab's
+// configurations.
+template <class P>
+void run_warp_tiled_ab_nn(const GemmCall& call) {
+  if (call.spec.ta || call.spec.tb)
+    throw Error("gemm_warp_tiled_kernel: this configuration computes op(A), op(B) = N,N only");
+  if (rows_aligned16(call.b, call.spec.ldb))
+    launch_warp_tiled<P, Read::along_k, Read::across_k_16, false>(call, "gemm_warp_tiled_kernel (A*B)");
+  else launch_warp_tiled<P, Read::along_k, Read::across_k_4, false>(call, "gemm_warp_tiled_kernel (A*B, 4-byte B copies)");
+}
+
+// C = op(A)*op(B) with configuration P, in `splits` k slices (1: one block
+// per tile). op(A) = N reads A along k, T across k (its stored rows are k);
+// op(B) = N reads B across k, T along k. The across-k reads copy 16 bytes
+// when the stored rows are 16-byte aligned. The NN, 16-byte-B kernel is the
+// one run_warp_tiled_ab_nn launches.
+template <class P>
+void run_warp_tiled_ab_split(const GemmCall& call, unsigned splits) {
+  const auto& s = call.spec;
+  const bool a16 = rows_aligned16(call.a, s.lda), b16 = rows_aligned16(call.b, s.ldb);
+  constexpr Read ALONG = Read::along_k, V16 = Read::across_k_16, V4 = Read::across_k_4;
+  if (!s.ta && !s.tb) {
+    if (b16) launch_ab<P, ALONG, V16>(call, splits, "gemm_warp_tiled_kernel (A*B)");
+    else launch_ab<P, ALONG, V4>(call, splits, "gemm_warp_tiled_kernel (A*B, 4-byte B copies)");
+  } else if (s.ta && !s.tb) {
+    constexpr const char* name = "gemm_warp_tiled_kernel (A^T*B)";
+    if (a16 && b16) launch_ab<P, V16, V16>(call, splits, name);
+    else if (a16) launch_ab<P, V16, V4>(call, splits, name);
+    else if (b16) launch_ab<P, V4, V16>(call, splits, name);
+    else launch_ab<P, V4, V4>(call, splits, name);
+  } else if (!s.ta) {
+    launch_ab<P, ALONG, ALONG>(call, splits, "gemm_warp_tiled_kernel (A*B^T)");
+  } else {
+    constexpr const char* name = "gemm_warp_tiled_kernel (A^T*B^T)";
+    if (a16) launch_ab<P, V16, ALONG>(call, splits, name);
+    else launch_ab<P, V4, ALONG>(call, splits, name);
+  }
+}
+
 template <class P>
 void run_warp_tiled_ab(const GemmCall& call) {
-  if (rows_aligned16(call.b, call.spec.ldb)) launch_warp_tiled<P, true, false>(call, "gemm_warp_tiled_kernel (A*B)");
-  else launch_warp_tiled<P, false, false>(call, "gemm_warp_tiled_kernel (A*B, 4-byte B copies)");
+  run_warp_tiled_ab_split<P>(call, 1);
 }
 
 // Symmetric C = A*A^T (square tiles only: the mirrored write).
 template <class P>
 void run_warp_tiled_aat(const GemmCall& call) {
   static_assert(P::BM == P::BN, "the mirrored write needs square tiles");
-  launch_warp_tiled<P, false, true>(call, "gemm_warp_tiled_kernel (A*A^T)");
+  launch_warp_tiled<P, Read::along_k, Read::along_k, true>(call, "gemm_warp_tiled_kernel (A*A^T)");
 }
 
 // Resident blocks per SM of the A*B kernel (vector B copies) on the current device.
 template <class P>
 int warp_tiled_resident_blocks() {
-  return prepare_kernel<P, true, false>(true);
+  return prepare_kernel<gemm_warp_tiled_kernel<P, Read::along_k, Read::across_k_16, false>, P>(true);
 }
 
-template <class P>
+// The kernels of configuration P. OPS: every op(A), op(B) and split-k (the
+// product's configurations); otherwise N,N only, data-parallel (the lab's
+// other configurations: a ninth of the instantiations).
+template <class P, bool OPS = true>
 WarpTiledKernels warp_tiled_kernels() {
   void (*aat)(const GemmCall&) = nullptr;
   if constexpr (P::BM == P::BN) aat = run_warp_tiled_aat<P>;
-  return {P::BM, P::BN, P::BK, run_warp_tiled_ab<P>, aat, warp_tiled_resident_blocks<P>};
+  if constexpr (OPS)
+    return {P::BM, P::BN, P::BK, run_warp_tiled_ab<P>, aat, warp_tiled_resident_blocks<P>, run_warp_tiled_ab_split<P>};
+  else return {P::BM, P::BN, P::BK, run_warp_tiled_ab_nn<P>, aat, warp_tiled_resident_blocks<P>, nullptr};
 }
 
 }  // namespace tessera::gemm_impl::dev

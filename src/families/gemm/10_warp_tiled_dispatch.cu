@@ -1,8 +1,8 @@
 // Step 10 — warp_tiled and aat_warp_tiled: the tile configurations of
-// 10_warp_tiled_policies.cuh, instantiated here once, and the size-dependent
-// choice among them (policy.hpp: the rates and the wave model). The
-// occupancy API only rules out configurations that do not fit on the device
-// at hand.
+// 10_warp_tiled_policies.cuh, instantiated here once (every op(A), op(B),
+// data-parallel and split-k), and the shape-dependent choice among them
+// (policy.hpp: the shape table, the rates and the wave model). The occupancy
+// API only rules out configurations that do not fit on the device at hand.
 #include <array>
 #include <atomic>
 
@@ -57,21 +57,31 @@ int resident_blocks(std::size_t config) {
 
 std::span<const WarpTiledKernels> warp_tiled_kernels() { return kernels(); }
 
-std::size_t choose_warp_tiled(const GemmSpec& s) {
-  const std::size_t i = policy::choose_tile(s.op, s.m, s.n, tessera::gpu::sm_count(),
-                                            [](std::size_t config) { return resident_blocks(config) > 0; });
-  if (i == TILES) throw Error("gemm warp_tiled: no tile configuration fits on this device");
-  return i;
+WarpTiledChoice choose_warp_tiled(const GemmSpec& s) {
+  const policy::Choice c = policy::choose(s.op, s.m, s.n, s.k, tessera::gpu::sm_count(),
+                                          [](std::size_t config) { return resident_blocks(config) > 0; });
+  if (c.tile == TILES) throw Error("gemm warp_tiled: no tile configuration fits on this device");
+  return {c.tile, c.splits};
+}
+
+std::size_t warp_tiled_split_workspace_bytes(const GemmSpec& s, unsigned splits) {
+  return s.op == GemmOp::ab ? dev::split_k_workspace_bytes(s.m, s.n, splits) : 0;
+}
+
+std::size_t warp_tiled_workspace_bytes(const GemmSpec& s) {
+  if (s.op != GemmOp::ab || s.m == 0 || s.n == 0) return 0;
+  return warp_tiled_split_workspace_bytes(s, choose_warp_tiled(s).splits);
 }
 
 void run_warp_tiled(const GemmCall& call) {
   if (call.spec.m == 0 || call.spec.n == 0) return;
-  kernels()[choose_warp_tiled(call.spec)].run_ab(call);
+  const WarpTiledChoice c = choose_warp_tiled(call.spec);
+  kernels()[c.tile].run_ab_split(call, c.splits);
 }
 
 void run_aat_warp_tiled(const GemmCall& call) {
   if (call.spec.m == 0) return;
-  kernels()[choose_warp_tiled(call.spec)].run_aat(call);
+  kernels()[choose_warp_tiled(call.spec).tile].run_aat(call);
 }
 
 }  // namespace tessera::gemm_impl

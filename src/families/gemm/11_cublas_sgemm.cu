@@ -4,7 +4,10 @@
 //
 // Row-major through column-major cuBLAS: a row-major m x n matrix with
 // leading dimension ld is, to cuBLAS, its n x m transpose. So
-//   C = A*B   (row-major)  <=>  C^T = B^T A^T: Sgemm(N, N, n, m, k, B, ldb, A, lda, C, ldc);
+//   C = op(A)*op(B) (row-major)  <=>  C^T = op(B)^T op(A)^T, and a stored
+//             row-major operand is, to cuBLAS, its transpose, so the ops
+//             carry over unchanged: Sgemm(opB, opA, n, m, k, B, ldb, A, lda,
+//             C, ldc) (NN: Sgemm(N, N, ...));
 //   C = A*A^T (row-major)  <=>  A is cuBLAS's k x m matrix X = A^T and
 //             C = X^T X: Ssyrk(trans = T, n = m, k, A, lda); cuBLAS's upper
 //             triangle (row <= col in its view) is the row-major lower
@@ -83,7 +86,8 @@ void run_cublas_sgemm(const GemmCall& call) {
   const auto& s = call.spec;
   if (s.m == 0 || s.n == 0) return;
   with_handle(call, [&](cublasHandle_t h) {
-    check_cublas(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, int(s.n), int(s.m), int(s.k), &call.alpha, call.b, int(s.ldb),
+    const cublasOperation_t op_b = s.tb ? CUBLAS_OP_T : CUBLAS_OP_N, op_a = s.ta ? CUBLAS_OP_T : CUBLAS_OP_N;
+    check_cublas(cublasSgemm(h, op_b, op_a, int(s.n), int(s.m), int(s.k), &call.alpha, call.b, int(s.ldb),
                              call.a, int(s.lda), &call.beta, call.c, int(s.ldc)),
                  "cublasSgemm");
   });

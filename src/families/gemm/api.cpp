@@ -34,8 +34,8 @@ void check_memory(const ApiCall& api) {
   auto require_kind = [&](const void* p, bool empty, const char* name) {
     if (!empty) api::require_memory(v.info.backend, p, name, gemm_impl::api_name(s.op), v.info.name);
   };
-  require_kind(call.a, s.m == 0 || s.k == 0, "A");
-  if (s.op == GemmOp::ab) require_kind(call.b, s.k == 0 || s.n == 0, "B");
+  require_kind(call.a, s.m == 0 || s.k == 0, api.swapped ? "B" : "A");
+  if (s.op == GemmOp::ab) require_kind(call.b, s.k == 0 || s.n == 0, api.swapped ? "A" : "B");
   require_kind(call.c, s.m == 0 || s.n == 0, "C");
 }
 #endif

@@ -3,12 +3,16 @@
 // GemmVariant; the public API and the harness only go through this table.
 //
 // Two products share the pattern, each with its own ladder:
-//   ab   C = alpha * A * B  + beta * C   (A m x k, B k x n, C m x n)
-//   aat  C = alpha * A * A^T + beta * C  (A m x k, C m x m; n == m, no B)
-// All matrices are row-major with leading dimensions (the distance in
-// elements between the starts of consecutive rows): element (i, j) of A is
-// a[i * lda + j]. FP32 data, FP32 (or wider) accumulation. beta == 0 means C
-// is not read (BLAS semantics: NaN in C does not propagate).
+//   ab   C = alpha * op(A) * op(B) + beta * C (op(A) m x k, op(B) k x n, C m x n)
+//   aat  C = alpha * A * A^T + beta * C        (A m x k, C m x m; n == m, no B)
+// op(X) is X (ta / tb false: "N") or X^T (true: "T"). All matrices are
+// row-major with leading dimensions (the distance in elements between the
+// starts of consecutive stored rows): A is stored m x k (N) or k x m (T),
+// element (i, p) of op(A) at a[i * lda + p] or a[p * lda + i]; B likewise
+// k x n or n x k. The public API maps column-major calls onto this (C^T =
+// op(B)^T op(A)^T: operands swapped, ops kept). FP32 data, FP32 (or wider)
+// accumulation. beta == 0 means C is not read (BLAS semantics: NaN in C does
+// not propagate).
 #pragma once
 
 #include <cstddef>
@@ -31,7 +35,14 @@ struct GemmSpec {
   GemmOp op;
   std::size_t m, n, k;       // aat: n == m
   std::size_t lda, ldb, ldc; // aat: ldb unused
+  bool ta = false, tb = false;  // op(A), op(B) = T (ab only)
 };
+
+// "NN", "TN", "NT", "TT": op(A) then op(B).
+inline const char* ops_name(const GemmSpec& s) {
+  static constexpr const char* NAMES[] = {"NN", "NT", "TN", "TT"};
+  return NAMES[2 * int(s.ta) + int(s.tb)];
+}
 
 // One call. Device pointers for CUDA variants, host pointers for CPU
 // variants; `workspace` holds workspace_bytes(spec) bytes of the same memory
@@ -70,6 +81,8 @@ ladder::Ladder<GemmVariant>& variants_ladder();
 // Helpers shared by the table and the lab's rows.
 inline std::size_t no_workspace(const GemmSpec&) { return 0; }
 inline bool is_ab(const GemmSpec& s) { return s.op == GemmOp::ab; }
+// The rungs that compute op(A), op(B) = N,N only (the taught steps).
+inline bool is_ab_nn(const GemmSpec& s) { return s.op == GemmOp::ab && !s.ta && !s.tb; }
 inline bool is_aat(const GemmSpec& s) { return s.op == GemmOp::aat; }
 
 }  // namespace tessera::gemm_impl

@@ -12,7 +12,8 @@
 
 namespace tessera::gemm_impl {
 
-// C = A*B ladder (steps 2-10).
+// C = A*B ladder (steps 2-10). Steps 2-9 compute op(A), op(B) = N,N only
+// (supports: is_ab_nn); step 10 and the vendor take every op.
 void run_naive(const GemmCall& call);               // 02_naive.cu
 void run_simple_blocked(const GemmCall& call);      // 03_simple_blocked.cu
 void run_shared_a_syncwarp(const GemmCall& call);   // 04_shared_a_syncwarp.cu
@@ -30,15 +31,25 @@ void run_thread_coarsened(const GemmCall& call);    // 09_thread_coarsened.cu
 // (10_warp_tiled_dispatch.cu, by policy.hpp).
 struct WarpTiledKernels {
   int bm, bn, bk;                     // block tile
-  void (*run_ab)(const GemmCall&);
+  void (*run_ab)(const GemmCall&);    // one block per tile; every op(A), op(B) (lab-only tiles: N,N)
   void (*run_aat)(const GemmCall&);   // symmetric A*A^T; nullptr unless bm == bn
   int (*resident_blocks)();           // blocks per SM on the current device (occupancy API)
+  // In `splits` k slices (1: run_ab), every op(A), op(B); its workspace:
+  // warp_tiled_split_workspace_bytes. nullptr for the lab-only tiles.
+  void (*run_ab_split)(const GemmCall&, unsigned splits);
 };
 // The kernels of policy::WARP_TILED_TILES, in its order.
 std::span<const WarpTiledKernels> warp_tiled_kernels();
-// The index into policy::WARP_TILED_TILES the dispatcher picks for `spec` on
-// the current device.
-std::size_t choose_warp_tiled(const GemmSpec& spec);
+// What the dispatcher runs for `spec` on the current device: an index into
+// policy::WARP_TILED_TILES and the number of k slices (policy.hpp).
+struct WarpTiledChoice {
+  std::size_t tile;
+  unsigned splits;
+};
+WarpTiledChoice choose_warp_tiled(const GemmSpec& spec);
+// Split-k's workspace: one m x n FP32 partial per slice (0 for splits <= 1).
+std::size_t warp_tiled_split_workspace_bytes(const GemmSpec& spec, unsigned splits);
+std::size_t warp_tiled_workspace_bytes(const GemmSpec& spec);  // of the dispatcher's choice
 void run_warp_tiled(const GemmCall& call);  // the dispatcher (A*B)
 
 // C = A*A^T ladder (steps 12-15).

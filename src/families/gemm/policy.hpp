@@ -1,6 +1,7 @@
 // The GEMM default policy as data: which variant the public API picks for
 // each product, and which tile configuration the picked warp_tiled kernel
-// runs for a shape. Each rule carries the measurement that chose it; the
+// runs for a shape, in how many k slices (split-k). Each rule carries the
+// measurement that chose it; the
 // rejected alternatives are in docs/gemm.md ("What was tried") and in the
 // lab (lab/gemm/warp_tiled_sweep.cu). Plain C++: the CPU tests check the
 // choices without a GPU.
@@ -99,6 +100,79 @@ std::size_t choose_tile(GemmOp op, std::size_t m, std::size_t n, double sms, Fit
     }
   }
   return best;
+}
+
+// ---- the shape table: tile configuration and split-k ---------------------------
+
+// Middling sizes leave SMs idle with one block per tile: 1024^2 has 128
+// tiles of 128 x 64 for 132 SMs, one block each where an SM holds four.
+// Split-k runs `splits` blocks per tile, each over a k slice, and a
+// reduction adds the slices in order (deterministic; workspace splits * m *
+// n floats). A rule applies to A*B when the output per SM, m * n / SMs
+// (elements of C), is at most `max_c_per_sm` and k is at least `min_k`; the
+// first rule that applies (and whose tile fits on the device) wins. Past the
+// last, the wave model above picks the tile and nothing is split.
+//
+// Filling the table: `tessera-lab bench gemm --input lab/gemm/size_grid.txt
+// --json grid.json` times every configuration at every split factor
+// (rows warp_tiled_<tile>_split<S>) on the size grid; per size band, the
+// fastest (tile, splits) becomes a rule, its JSON numbers the `measured`
+// string (docs/gemm.md, "Middling sizes").
+struct ShapeRule {
+  double max_c_per_sm;       // the band: m * n / SMs up to this
+  std::size_t min_k;         // and k from this on
+  std::string_view tile;     // a WARP_TILED_TILES name
+  unsigned splits;           // k slices (1: none)
+  std::string_view measured;
+};
+
+// 132 SMs: 2048 elements per SM is 520^2, 4608 is 780^2, 8192 is 1040^2.
+inline constexpr ShapeRule SHAPE_RULES[] = {
+    {2048, 512, "64x64x16", 4,
+     "to be measured (estimate: 512^2 is 64 tiles of 64 x 64; 4 slices fill 256 of 528 block slots)"},
+    {4608, 512, "64x64x16", 2,
+     "to be measured (estimate: 768^2 is 144 tiles of 64 x 64; 2 slices fill 288 of 528 block slots)"},
+    {8192, 512, "128x64x16", 2,
+     "to be measured (estimate: 1024^2 is 128 tiles of 128 x 64, one per SM; 2 slices put 2 on each; the lab's "
+     "64x64x16 reached 0.84x cuBLAS there against 0.80x for 128x64x16 unsplit, H200)"},
+};
+
+// Split-k's slices are at least this many k slabs deep (a shallower slice
+// spends its time in the pipeline's prologue and the partial's store).
+inline constexpr std::size_t MIN_SLABS_PER_SLICE = 4;
+
+// The index of a WARP_TILED_TILES configuration by name; WARP_TILED_TILE_COUNT if none.
+constexpr std::size_t tile_index(std::string_view name) {
+  for (std::size_t i = 0; i < WARP_TILED_TILE_COUNT; ++i)
+    if (WARP_TILED_TILES[i].name == name) return i;
+  return WARP_TILED_TILE_COUNT;
+}
+
+struct Choice {
+  std::size_t tile;  // WARP_TILED_TILE_COUNT: none fits
+  unsigned splits;
+};
+
+// The splits a slice depth allows: at most k / (MIN_SLABS_PER_SLICE * bk).
+constexpr unsigned splits_for_depth(unsigned splits, std::size_t k, int bk) {
+  const std::size_t most = k / (MIN_SLABS_PER_SLICE * std::size_t(bk));
+  return most < 2 ? 1u : (splits < most ? splits : static_cast<unsigned>(most));
+}
+
+// The configuration and k slices for a shape: SHAPE_RULES for A*B, then the
+// wave model (A*A^T: the wave model, never split).
+template <class Fits>
+Choice choose(GemmOp op, std::size_t m, std::size_t n, std::size_t k, double sms, Fits&& fits) {
+  if (op == GemmOp::ab && m != 0 && n != 0) {
+    const double c_per_sm = double(m) * double(n) / sms;
+    for (const ShapeRule& r : SHAPE_RULES) {
+      if (c_per_sm > r.max_c_per_sm || k < r.min_k) continue;
+      const std::size_t i = tile_index(r.tile);
+      if (i == WARP_TILED_TILE_COUNT || !fits(i)) continue;
+      return {i, splits_for_depth(r.splits, k, WARP_TILED_TILES[i].bk)};
+    }
+  }
+  return {choose_tile(op, m, n, sms, fits), 1};
 }
 
 }  // namespace tessera::gemm_impl::policy

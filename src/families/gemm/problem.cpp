@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string_view>
 #include <limits>
 #include <vector>
 
@@ -15,6 +18,7 @@
 #include "families/register_all.hpp"
 #include "families/gemm/contract.hpp"
 #include "families/gemm/policy.hpp"
+#include "tessera/core/error.hpp"
 
 #if TESSERA_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -36,19 +40,26 @@ using gemm_impl::GemmVariant;
 struct Case {
   GemmOp op;
   std::size_t m, n, k;
-  std::size_t pad_a = 0, pad_b = 0, pad_c = 0;  // leading dimension = columns + pad
+  std::size_t pad_a = 0, pad_b = 0, pad_c = 0;  // leading dimension = stored columns + pad
   float alpha = 1, beta = 0;
   Distribution dist = Distribution::uniform;
+  bool ta = false, tb = false;  // op(A), op(B) = T: A stored k x m, B n x k
 
   // Leading dimensions are at least 1 (BLAS): an empty row still has one
   // padding element, which must stay untouched.
   GemmSpec spec() const {
     auto ld = [](std::size_t cols, std::size_t pad) { return std::max<std::size_t>(1, cols + pad); };
-    return {op, m, n, k, ld(k, pad_a), op == GemmOp::ab ? ld(n, pad_b) : 0, ld(n, pad_c)};
+    return {op, m, n, k, ld(ta ? m : k, pad_a), op == GemmOp::ab ? ld(tb ? k : n, pad_b) : 0, ld(n, pad_c), ta, tb};
   }
 };
 
 Case ab(std::size_t m, std::size_t n, std::size_t k) { return {GemmOp::ab, m, n, k}; }
+// op(A), op(B) from "NN", "TN", "NT", "TT".
+Case ops(Case c, std::string_view which) {
+  c.ta = which[0] == 'T';
+  c.tb = which[1] == 'T';
+  return c;
+}
 Case aat(std::size_t m, std::size_t k) { return {GemmOp::aat, m, m, k}; }
 Case padded(Case c, std::size_t pa, std::size_t pb, std::size_t pc) {
   c.pad_a = pa;
@@ -70,10 +81,22 @@ std::string case_label(const Case& c) {
   const GemmSpec s = c.spec();
   std::string label = c.op == GemmOp::ab ? fmt::format("ab m={} n={} k={}", s.m, s.n, s.k)
                                          : fmt::format("aat m={} k={}", s.m, s.k);
+  if (s.ta || s.tb) label += fmt::format(" {}", gemm_impl::ops_name(s));
   if (c.pad_a || c.pad_b || c.pad_c)
     label += c.op == GemmOp::ab ? fmt::format(" ld={}/{}/{}", s.lda, s.ldb, s.ldc) : fmt::format(" ld={}/{}", s.lda, s.ldc);
   if (c.alpha != 1 || c.beta != 0) label += fmt::format(" alpha={} beta={}", c.alpha, c.beta);
   return label;
+}
+
+// The JSON's op: the product, with its transposes when there are any ("ab_tn").
+std::string op_label(const GemmSpec& s) {
+  std::string op(gemm_impl::to_string(s.op));
+  if (s.ta || s.tb) {
+    op += '_';
+    op += s.ta ? 't' : 'n';
+    op += s.tb ? 't' : 'n';
+  }
+  return op;
 }
 
 // Multiply-adds of the product (A*A^T: the full square, as a GEMM does them).
@@ -112,15 +135,15 @@ class GemmProblem final : public Problem {
     in_.spec = s;
     in_.alpha = c.alpha;
     in_.beta = c.beta;
-    in_.a = input_matrix({s.m, s.k, s.lda}, seed, c.dist);
-    if (s.op == GemmOp::ab) in_.b = input_matrix({s.k, s.n, s.ldb}, seed + 1, c.dist);
+    in_.a = input_matrix(gemm::stored_a(s), seed, c.dist);
+    if (s.op == GemmOp::ab) in_.b = input_matrix(gemm::stored_b(s), seed + 1, c.dist);
     else in_.b.assign(1, 0.0f);
     if (c.beta != 0) {  // C0's padding: the poison the check expects to find there
       in_.c0 = input_matrix(in_.layout_c(), seed + 2, Distribution::uniform);
       for (std::size_t i = 0; i < s.m; ++i)
         std::memset(in_.c0.data() + i * s.ldc + s.n, gemm::POISON_BYTE, (s.ldc - s.n) * sizeof(float));
     }
-    desc_ = {"gemm", case_label(c), "float", std::string(gemm_impl::to_string(s.op)), "", std::string(to_string(c.dist)),
+    desc_ = {"gemm", case_label(c), "float", op_label(s), "", std::string(to_string(c.dist)),
              {s.m, s.n, s.k}};
     expected_ = std::make_unique<gemm::Expected>(in_, seed ^ 0x5EED5EEDull);
 #if TESSERA_HAVE_CUDA
@@ -248,11 +271,14 @@ CheckResult GemmInstance::check(stream_t stream) {
 Needs needs_of(const Case& c, bool gpu) {
   const GemmSpec s = c.spec();
   const double m = double(s.m), n = double(s.n), k = double(s.k);
-  const double a = m * double(s.lda), b = s.op == GemmOp::ab ? k * double(s.ldb) : 0, cm = m * double(s.ldc);
+  const double a = double(s.ta ? s.k : s.m) * double(s.lda);
+  const double b = s.op == GemmOp::ab ? double(s.tb ? s.n : s.k) * double(s.ldb) : 0, cm = m * double(s.ldc);
   const double macs = m * n * k;
+  // A transposed operand is copied untransposed for the reference (problem_check.cpp).
+  const double plain = (s.ta ? m * k : 0) + (s.tb ? k * n : 0);
   const bool full = macs <= double(gemm::FULL_REFERENCE_MACS);
   const double sampled = (gemm::SAMPLED_ROWS * n + gemm::SAMPLED_COLS * m + gemm::SAMPLED_ENTRIES) * k + 2 * (a + b);
-  return {.host_bytes = 4 * (a + b + 3 * cm) + (full ? 16 * m * n : 0),
+  return {.host_bytes = 4 * (a + b + 3 * cm + plain) + (full ? 16 * m * n : 0),
           .device_bytes = gpu ? 4 * (a + b + cm) : 0,
           .host_flops = 2 * (full ? macs : sampled)};
 }
@@ -270,6 +296,16 @@ std::vector<Case> gpu_verify_cases() {
       padded(ab(333, 555, 777), 1, 3, 5), padded(scaled(ab(500, 300, 200), 2, 0.25f), 4, 4, 4),
       ab(257, 520, 1031), ab(1000, 3000, 777), with(ab(384, 640, 96), Distribution::constant),
       ab(2047, 2049, 1025),  // sampled check
+      // op(A), op(B) = T (read in place): every combination, ragged, padded
+      // and odd leading dimensions (4-byte copies of the transposed rows).
+      ops(ab(1, 1, 1), "TT"), ops(scaled(ab(5, 3, 0), 1, 0.5f), "NT"), ops(ab(17, 19, 23), "TN"),
+      ops(ab(33, 17, 65), "TT"), ops(padded(ab(333, 555, 777), 1, 3, 5), "TN"),
+      ops(padded(ab(333, 555, 777), 1, 3, 5), "NT"), ops(padded(ab(333, 555, 777), 1, 3, 5), "TT"),
+      ops(padded(scaled(ab(500, 300, 200), 2, 0.25f), 4, 4, 4), "TT"), ops(ab(257, 520, 1031), "NT"),
+      ops(ab(1000, 3000, 777), "TN"), ops(ab(2047, 2049, 1025), "NT"),  // the last: sampled
+      // Middling sizes, where warp_tiled splits k (policy.hpp's SHAPE_RULES).
+      ab(512, 512, 512), ops(ab(768, 768, 768), "TN"), scaled(ab(1024, 1024, 1024), 0.5f, -1),
+      ops(padded(ab(1000, 1000, 1000), 3, 1, 0), "NT"),
       aat(1, 1), aat(1, 9), scaled(aat(5, 0), 1, 0.5f), aat(17, 23), scaled(aat(33, 64), 0.75f, -0.5f),
       aat(127, 129), aat(128, 128), scaled(aat(129, 300), -1.25f, 1), padded(aat(300, 1000), 1, 0, 3),
       padded(aat(260, 96), 4, 0, 4), aat(1000, 777), aat(2049, 1025),  // the last: sampled
@@ -284,6 +320,9 @@ std::vector<Case> quick_cases() {
           scaled(ab(129, 127, 8), 0.75f, -0.5f),
           padded(ab(131, 257, 67), 1, 3, 5),
           ab(200, 300, 100),
+          ops(padded(ab(131, 257, 67), 1, 3, 5), "TN"),
+          ops(scaled(ab(129, 127, 8), 0.75f, -0.5f), "NT"),
+          ops(ab(200, 300, 100), "TT"),
           aat(33, 17),
           scaled(padded(aat(129, 70), 1, 0, 3), 0.75f, -0.5f)};
 }
@@ -292,9 +331,40 @@ std::vector<Case> quick_cases() {
 std::vector<Case> cpu_verify_cases() {
   auto v = quick_cases();
   for (const Case& c : {scaled(ab(0, 5, 3), 1, 0), scaled(ab(5, 3, 0), 1, 0.5f), padded(ab(300, 200, 150), 4, 4, 4),
-                        aat(250, 130)})
+                        ops(padded(ab(300, 200, 150), 1, 2, 3), "TT"), aat(250, 130)})
     v.push_back(c);
   return v;
+}
+
+// --input FILE: one shape a line, "M N K" and optionally the ops ("TN"; NN
+// by default), '#' starts a comment (lab/gemm/size_grid.txt: the middling-
+// size sweep that fills policy.hpp's SHAPE_RULES).
+bool parse_side(const std::string& word, std::size_t& out) {
+  if (word.empty() || word.find_first_not_of("0123456789") != std::string::npos || word.size() > 12) return false;
+  out = std::stoull(word);
+  return true;
+}
+
+std::vector<Case> shape_file(const std::string& path) {
+  std::ifstream in(path);
+  require(bool(in), fmt::format("gemm: cannot open the shape file '{}'", path));
+  std::vector<Case> cases;
+  std::string line;
+  for (std::size_t number = 1; std::getline(in, line); ++number) {
+    line = line.substr(0, line.find('#'));
+    std::istringstream fields(line);
+    std::vector<std::string> words;
+    for (std::string w; fields >> w;) words.push_back(w);
+    if (words.empty()) continue;  // blank or comment
+    std::size_t m = 0, n = 0, k = 0;
+    const std::string which = words.size() == 4 ? words[3] : "NN";
+    const bool ok = (words.size() == 3 || words.size() == 4) && parse_side(words[0], m) && parse_side(words[1], n) &&
+                    parse_side(words[2], k) && (which == "NN" || which == "TN" || which == "NT" || which == "TT");
+    require(ok, fmt::format("gemm: {} line {}: '{}' is not 'M N K [NN|TN|NT|TT]'", path, number, line));
+    cases.push_back(ops(ab(m, n, k), which));
+  }
+  require(!cases.empty(), fmt::format("gemm: the shape file '{}' holds no shape ('M N K [ops]' lines)", path));
+  return cases;
 }
 
 // --large: C past 2^31 elements (64-bit indexing in every kernel), k small.
@@ -313,7 +383,8 @@ class GemmPattern final : public Pattern {
 
   std::vector<ProblemFactory> verify_problems(const RunOptions& o) const override {
     std::vector<Case> cases;
-    if (o.size) cases = {ab(*o.size, *o.size, *o.size), aat(*o.size, *o.size)};
+    if (!o.input.empty()) cases = shape_file(o.input);
+    else if (o.size) cases = {ab(*o.size, *o.size, *o.size), aat(*o.size, *o.size)};
     else if (o.quick) cases = quick_cases();
     else cases = o.gpu ? gpu_verify_cases() : cpu_verify_cases();
     if (o.large && o.gpu)
@@ -321,13 +392,19 @@ class GemmPattern final : public Pattern {
     return factories(cases, o);
   }
 
-  // GPU: the headline 4096^3 (cuBLAS reference point), then 8192^3, the odd
-  // 1000 x 3000 x 777 and A*A^T at 4096 x 4096. CPU: the same shapes, small.
+  // GPU: the headline 4096^3 (cuBLAS reference point), its TN and NT forms
+  // (the vendor runs the same ops), 8192^3, the odd 1000 x 3000 x 777 (NN
+  // and TN) and A*A^T at 4096 x 4096. CPU: the same shapes, small. --input
+  // FILE: the shapes of FILE (shape_file).
   std::vector<ProblemFactory> bench_problems(const RunOptions& o) const override {
     std::vector<Case> cases;
-    if (o.size) cases = {ab(*o.size, *o.size, *o.size), aat(*o.size, *o.size)};
-    else if (o.gpu) cases = {ab(4096, 4096, 4096), ab(8192, 8192, 8192), ab(1000, 3000, 777), aat(4096, 4096)};
-    else cases = {ab(512, 512, 512), ab(1024, 1024, 1024), ab(300, 500, 277), aat(1024, 1024)};
+    if (!o.input.empty()) cases = shape_file(o.input);
+    else if (o.size) cases = {ab(*o.size, *o.size, *o.size), aat(*o.size, *o.size)};
+    else if (o.gpu)
+      cases = {ab(4096, 4096, 4096), ops(ab(4096, 4096, 4096), "TN"), ops(ab(4096, 4096, 4096), "NT"),
+               ab(8192, 8192, 8192), ab(1000, 3000, 777), ops(ab(1000, 3000, 777), "TN"), aat(4096, 4096)};
+    else cases = {ab(512, 512, 512), ab(1024, 1024, 1024), ops(ab(1024, 1024, 1024), "TN"), ab(300, 500, 277),
+                  aat(1024, 1024)};
     if (o.headline && !o.size) cases.resize(1);
     return factories(cases, o);
   }

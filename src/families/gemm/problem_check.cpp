@@ -110,6 +110,31 @@ struct Failures {
   }
 };
 
+// op(X) of a stored row-major matrix as a dense rows x cols row-major copy.
+std::vector<float> untransposed(const std::vector<float>& stored, std::size_t rows, std::size_t cols, std::size_t ld) {
+  std::vector<float> out(std::max<std::size_t>(1, rows * cols));
+  for (std::size_t j = 0; j < cols; ++j)
+    for (std::size_t i = 0; i < rows; ++i) out[i * cols + j] = stored[j * ld + i];
+  return out;
+}
+
+// The inputs with op(A) and op(B) as plain row-major matrices (the check's
+// arithmetic reads A as m x k and B as k x n).
+Inputs plain_inputs(const Inputs& in) {
+  Inputs p = in;
+  auto& s = p.spec;
+  if (s.ta) {
+    p.a = untransposed(in.a, s.m, s.k, s.lda);
+    s.lda = std::max<std::size_t>(1, s.k);
+  }
+  if (s.tb) {
+    p.b = untransposed(in.b, s.k, s.n, s.ldb);
+    s.ldb = std::max<std::size_t>(1, s.n);
+  }
+  s.ta = s.tb = false;
+  return p;
+}
+
 }  // namespace
 
 double gamma_k(std::uint64_t n) {
@@ -117,8 +142,12 @@ double gamma_k(std::uint64_t n) {
   return nu < 1 ? nu / (1 - nu) : std::numeric_limits<double>::infinity();
 }
 
-Expected::Expected(const Inputs& in, std::uint64_t sample_seed)
-    : spec_(in.spec), alpha_(in.alpha), beta_(in.beta), gamma_(gamma_k(in.spec.k + 2)) {
+Expected::Expected(const Inputs& given, std::uint64_t sample_seed)
+    : spec_(given.spec), alpha_(given.alpha), beta_(given.beta), gamma_(gamma_k(given.spec.k + 2)) {
+  Inputs plain;
+  if (given.spec.ta || given.spec.tb) plain = plain_inputs(given);
+  const Inputs& in = given.spec.ta || given.spec.tb ? plain : given;
+  spec_ = in.spec;
   const std::uint64_t macs = std::uint64_t(spec_.m) * spec_.n * spec_.k;
   full_ = macs <= FULL_REFERENCE_MACS;
   if (full_) {

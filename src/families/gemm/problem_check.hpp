@@ -30,7 +30,8 @@
 //     the middle, the last two and seeded random ones) and SAMPLED_ENTRIES
 //     random entries computed in double.
 // Every kernel is also checked element by element at the verify sizes, which
-// include all tile-boundary cases.
+// include all tile-boundary cases. Transposed operands (op = T) are copied
+// untransposed once, and everything above runs on op(A) and op(B).
 #pragma once
 
 #include <cstdint>
@@ -58,12 +59,17 @@ inline constexpr int POISON_BYTE = 0xFF;
 struct Inputs {
   gemm_impl::GemmSpec spec;
   float alpha = 1, beta = 0;
-  std::vector<float> a;   // m * lda (at least 1)
-  std::vector<float> b;   // k * ldb (ab; at least 1)
+  std::vector<float> a;   // stored_a(spec): rows * lda (at least 1)
+  std::vector<float> b;   // stored_b(spec): rows * ldb (ab; at least 1)
   std::vector<float> c0;  // m * ldc: the initial C when beta != 0 (padding: POISON_BYTE); empty otherwise
 
   MatrixLayout layout_c() const { return {spec.m, spec.n, spec.ldc}; }
 };
+
+// The stored (row-major) A and B of a spec: A is m x k, or k x m when
+// op(A) = T; B k x n, or n x k when op(B) = T.
+inline MatrixLayout stored_a(const gemm_impl::GemmSpec& s) { return {s.ta ? s.k : s.m, s.ta ? s.m : s.k, s.lda}; }
+inline MatrixLayout stored_b(const gemm_impl::GemmSpec& s) { return {s.tb ? s.n : s.k, s.tb ? s.k : s.n, s.ldb}; }
 
 // u = 2^-24; gamma_n = n u / (1 - n u).
 double gamma_k(std::uint64_t n);
