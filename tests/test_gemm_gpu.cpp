@@ -90,10 +90,10 @@ TEST_F(GemmGpu, WarpTiledConfigurationsAtTheirTileEdges) {
 // device, A*A^T gets a square configuration.
 TEST_F(GemmGpu, DispatcherPicksByTheWaveModel) {
   const auto name_of = [](const GemmSpec& s) {
-    return gemm_impl::policy::WARP_TILED_TILES[gemm_impl::choose_warp_tiled(s)].name;
+    return gemm_impl::policy::WARP_TILED_TILES[gemm_impl::choose_warp_tiled(s).tile].name;
   };
   for (const GemmSpec& s : {GemmSpec{GemmOp::aat, 4096, 4096, 64, 64, 0, 4096}, GemmSpec{GemmOp::aat, 5, 5, 5, 5, 0, 5}}) {
-    const auto& tile = gemm_impl::policy::WARP_TILED_TILES[gemm_impl::choose_warp_tiled(s)];
+    const auto& tile = gemm_impl::policy::WARP_TILED_TILES[gemm_impl::choose_warp_tiled(s).tile];
     EXPECT_EQ(tile.bm, tile.bn);
   }
   int device = 0, sms = 0;

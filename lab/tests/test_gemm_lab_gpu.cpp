@@ -27,11 +27,19 @@ std::vector<const GemmVariant*> tuning_rows() {
   return gemm_test::rows_where([](const VariantInfo& v) { return v.role == Role::tuning; });
 }
 
-// The lab's rows joined the ladder: every sweep row and the stream-K row,
-// all tuning rows of step 10, named in words.
+// The lab's rows joined the ladder: every sweep row, the split-k rows and
+// the stream-K row, all tuning rows of step 10, named in words.
 TEST(GemmLab, RowsJoinedTheLadder) {
   const auto sweep = gemm_lab::warp_tiled_sweep();
-  EXPECT_EQ(tuning_rows().size(), sweep.size() + 1);
+  const auto splits = gemm_lab::warp_tiled_split_k_rows();
+  EXPECT_EQ(tuning_rows().size(), sweep.size() + splits.size() + 1);
+  EXPECT_EQ(splits.size(), 5 * gemm_impl::policy::WARP_TILED_TILE_COUNT);  // S = 2, 3, 4, 6, 8 per tile
+  for (const auto& row : splits) {
+    SCOPED_TRACE(std::string(row.info.name));
+    EXPECT_NE(gemm_impl::variants_ladder().find(row.info.name), nullptr);
+    EXPECT_NE(row.info.name.find("_split"), std::string_view::npos);
+    EXPECT_GT(row.workspace_bytes(gemm_impl::GemmSpec{gemm_impl::GemmOp::ab, 64, 64, 64, 64, 64, 64}), 0u);
+  }
   std::set<std::string_view> names;
   for (const auto& e : sweep) {
     SCOPED_TRACE(std::string(e.row.info.name));
