@@ -11,11 +11,13 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "families/gemm/api_common.hpp"
 #include "families/gemm/contract.hpp"
 #include "families/gemm/policy.hpp"
+#include "families/gemm/problem_check.hpp"
 #include "gemm_test_support.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/gemm.hpp"
@@ -236,6 +238,35 @@ TEST(GemmOpsCpu, PublicApiColumnMajorTransposed) {
     }
 }
 #endif
+
+// The harness's check of a transposed problem compares with op(A) op(B):
+// the right answer passes, the product of the untransposed storage (same
+// shape, square) fails.
+TEST(GemmOpsCpu, HarnessCheckTellsTransposedFromPlain) {
+  const std::size_t n = 37;
+  for (const auto& [ta, tb] : {std::pair{true, false}, std::pair{false, true}, std::pair{true, true}}) {
+    SCOPED_TRACE(std::string(ta ? "T" : "N") + (tb ? "T" : "N"));
+    harness::gemm::Inputs in;
+    in.spec = {GemmOp::ab, n, n, n, n + 1, n + 2, n + 3, ta, tb};
+    in.alpha = 0.5f;
+    const gemm_test::Mat a = gemm_test::random_mat(n, n, 1, 3), b = gemm_test::random_mat(n, n, 2, 4);
+    in.a = a.v;
+    in.b = b.v;
+    const harness::gemm::Expected expected(in, 9);
+    const auto& ref = gemm_impl::variants_ladder().at("cpu_reference", "test");
+    auto run = [&](bool rta, bool rtb) {
+      std::vector<float> c(n * (n + 3));
+      for (std::size_t i = 0; i < n; ++i)
+        std::memset(c.data() + i * (n + 3) + n, harness::gemm::POISON_BYTE, 3 * sizeof(float));
+      gemm_impl::GemmSpec s = in.spec;
+      s.ta = rta, s.tb = rtb;
+      ref.run({s, in.alpha, 0, in.a.data(), in.b.data(), c.data(), nullptr, nullptr});
+      return c;
+    };
+    EXPECT_TRUE(expected.compare(run(ta, tb).data(), gemm_impl::Fill::full).ok);
+    EXPECT_FALSE(expected.compare(run(false, false).data(), gemm_impl::Fill::full).ok);
+  }
+}
 
 // ---- policy.hpp's shape table (tile and split-k) ----------------------------------
 
