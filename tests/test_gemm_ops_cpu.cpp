@@ -201,8 +201,9 @@ TEST(GemmOpsCpu, TaughtRungsAndGemmAatRefuseByName) {
   // Every taught rung is refused; the product and the vendor take the ops.
   for (const auto& v : gemm_impl::variants_ladder().all()) {
     const gemm_impl::GemmSpec nt{GemmOp::ab, 8, 8, 8, 8, 8, 8, false, true};
-    if (v.info.role == Role::taught && v.supports(gemm_impl::GemmSpec{GemmOp::ab, 8, 8, 8, 8, 8, 8}))
+    if (v.info.role == Role::taught && v.supports(gemm_impl::GemmSpec{GemmOp::ab, 8, 8, 8, 8, 8, 8})) {
       EXPECT_FALSE(v.supports(nt)) << v.info.name;
+    }
   }
   EXPECT_TRUE(gemm_impl::variants_ladder().find("warp_tiled")->supports({GemmOp::ab, 8, 8, 8, 8, 8, 8, true, true}));
   EXPECT_TRUE(gemm_impl::variants_ladder().find("cublas_sgemm")->supports({GemmOp::ab, 8, 8, 8, 8, 8, 8, true, false}));

@@ -29,6 +29,20 @@
 // - Grouped block order (GROUP_M tile rows per group): consecutive blocks
 //   walk down a group's tile rows before moving right, so the blocks resident
 //   at one time share A's row panels and B's column panels in L2.
+// - Transposed operands, read in place (template parameters A_READ, B_READ:
+//   Read): the shared stages always hold As[k][m] and Bs[k][n]; only the
+//   global->shared copies differ. A k-contiguous source (A as stored; B^T
+//   as stored, n x k) is copied by KMajorCopy (4-byte, transposing, as A
+//   above); a source whose stored rows run along m or n (B as stored; A^T as
+//   stored, k x m) by RowCopy (16-byte when the rows are aligned, as B
+//   above). No scratch copy; the NN kernel is the same instantiation as
+//   before (KMajorCopy for A, RowCopy for B).
+// - Split-k (gemm_warp_tiled_split_k_kernel): one block per tile and k
+//   slice, the same main loop over the slice's slabs, raw sums stored to the
+//   slice's m x n partial in the workspace; gemm_split_k_reduce_kernel adds
+//   the slices in slice order and applies alpha / beta: deterministic. For
+//   middling sizes, where one block per tile leaves SMs idle (policy.hpp's
+//   SHAPE_RULES choose the slices).
 // - C = A*A^T (AAT): both operands are rows of A (the "B" tile is A's rows,
 //   transposed like the A tile); only tiles on or below the diagonal run, and
 //   each off-diagonal tile also writes its mirror C[j][i] (a lane's 4
