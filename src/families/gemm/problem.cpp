@@ -323,6 +323,8 @@ std::vector<Case> quick_cases() {
           ops(padded(ab(131, 257, 67), 1, 3, 5), "TN"),
           ops(scaled(ab(129, 127, 8), 0.75f, -0.5f), "NT"),
           ops(ab(200, 300, 100), "TT"),
+          scaled(ab(200, 130, 600), 0.5f, 1),  // warp_tiled splits k here (policy.hpp's first rule)
+          ops(ab(200, 130, 600), "TN"),
           aat(33, 17),
           scaled(padded(aat(129, 70), 1, 0, 3), 0.75f, -0.5f)};
 }
