@@ -27,8 +27,8 @@
 // Column-major runs as the row-major C^T = op(B)^T op(A)^T (operands
 // swapped, ops kept), and transposed operands are read in place: nothing is
 // copied. gemm_aat takes the defaults only (N, N, row-major); it has no B
-// and takes no ldb (ldc >= max(1, m)). Any m, n, k, zero included (m == 0 or n == 0:
-// nothing to do; k == 0: C = beta * C). Arithmetic and accumulation in FP32
+// and takes no ldb (ldc >= max(1, m)). Any m, n, k, zero included (m == 0
+// or n == 0: nothing to do; k == 0: C = beta * C). Arithmetic and accumulation in FP32
 // (the CPU reference rung accumulates in double); the error of each element
 // is within gamma_{k+2} (|alpha| sum_k |a_ik||b_kj| + |beta| |c_ij|),
 // gamma_n = n 2^-24 / (1 - n 2^-24), for every variant (docs/gemm.md).
@@ -53,9 +53,9 @@
 // pointer for a non-empty matrix, C overlapping A or B, a host pointer for a
 // GPU variant, an unknown variant or one that computes the other product, a
 // taught rung asked for a transposed operand (steps 2-9 compute N,N only),
-// options gemm_aat does not take, sizes a variant cannot handle, a workspace too small, a failed allocation) throw
-// tessera::Error naming the argument and value, before anything is written
-// to C.
+// options gemm_aat does not take, sizes a variant cannot handle, a workspace
+// too small, a failed allocation) throw tessera::Error naming the argument
+// and value, before anything is written to C.
 #pragma once
 
 #include <cstddef>
