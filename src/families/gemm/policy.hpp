@@ -126,20 +126,26 @@ struct ShapeRule {
   std::string_view measured;
 };
 
-// 132 SMs: 2048 elements per SM is 520^2, 4608 is 780^2, 8192 is 1040^2.
+// 132 SMs: 1024 elements of C per SM is 368^2, 3000 is 629^2, 6000 is 890^2,
+// 9000 is 1090^2, 20000 is 1625^2. Measured on the H100 (132 SMs) with the
+// lab's rows warp_tiled_<tile>_split<S>, ratios to cublas_sgemm in the same
+// run (docs/results/gemm-grid-h100-2026-11-27.json).
 inline constexpr ShapeRule SHAPE_RULES[] = {
-    {2048, 512, "64x64x16", 4,
-     "to be measured (estimate: 512^2 is 64 tiles of 64 x 64; 4 slices fill 256 of 528 block slots)"},
-    {4608, 512, "64x64x16", 2,
-     "to be measured (estimate: 768^2 is 144 tiles of 64 x 64; 2 slices fill 288 of 528 block slots)"},
-    {8192, 512, "128x64x16", 2,
-     "to be measured (estimate: 1024^2 is 128 tiles of 128 x 64, one per SM; 2 slices put 2 on each; the lab's "
-     "64x64x16 reached 0.84x cuBLAS there against 0.80x for 128x64x16 unsplit, H200)"},
+    {1024, 0, "64x64x16", 6, "256^3: 1.00x cuBLAS (split 8 1.00x, 4 0.94x, unsplit 0.56x)"},
+    {3000, 0, "64x64x16", 4, "512^3: 0.88x (128x64x16 split 4 0.86x, 64x64x16 split 2 0.85x)"},
+    {6000, 0, "64x64x16", 6, "768^3: 0.90x (split 4 0.89x, 128x64x16 split 3 0.86x, unsplit 0.63x)"},
+    {9000, 0, "64x64x16", 1,
+     "1000^3: 0.82x, 1024^3: 0.85x, the best at both (128x64x16 split 3 0.84x at 1024^3, split 2 0.77x at "
+     "1000^3; 128x64x16 unsplit 0.77x / 0.80x)"},
+    {20000, 4096, "128x128x16_serpentine", 2,
+     "512x4096x4096: 0.90x, 4096x512x4096: 0.85x (128x64x16 split 3 0.87x / 0.82x, unsplit 128x128 0.88x / "
+     "0.83x)"},
+    {20000, 0, "128x64x16", 3, "1536^3: 0.93x (split 4 0.92x, split 2 0.88x, unsplit 0.80x)"},
 };
 
 // Split-k's slices are at least this many k slabs deep (a shallower slice
 // spends its time in the pipeline's prologue and the partial's store).
-inline constexpr std::size_t MIN_SLABS_PER_SLICE = 4;
+inline constexpr std::size_t MIN_SLABS_PER_SLICE = 2;  // 256^3: 8 slices of 2 slabs 1.00x cuBLAS, as fast as 6
 
 // The index of a WARP_TILED_TILES configuration by name; WARP_TILED_TILE_COUNT if none.
 constexpr std::size_t tile_index(std::string_view name) {
