@@ -89,7 +89,7 @@ TEST(TracesGpu, DefaultBatchFitsTheDevice) {
       tr::scan_file(d.path("in.f32"), d.path("out.f32"), {}, {.raw_traces = traces, .raw_samples = samples});
   EXPECT_TRUE(r.on_gpu);
   EXPECT_LE(r.batch_traces * samples * 4, free_b / 2);
-  EXPECT_EQ(r.batches, 4u);  // MIN_PIPELINE_BATCHES for a small file
+  EXPECT_EQ(r.batches, 1u);  // 1 MiB: one batch
 }
 
 // cpu_* variants still run on the host when a GPU is present.

@@ -78,6 +78,7 @@ class RawWriter final : public TraceWriter {
   std::size_t write(std::size_t first, std::size_t count, const unsigned char*, float* samples) override {
     const std::uint64_t row = std::uint64_t{4} * samples_;
     write_exactly(fd_.get(), samples, count * row, first * row, shown_);
+    start_writeback(fd_.get(), first * row, count * row);
     return 0;
   }
   void finish() override {
