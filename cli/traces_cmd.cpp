@@ -48,34 +48,32 @@ std::string where_and_why(const TracesArgs& a, const traces::Report& r) {
   return fmt::format("{} (no GPU found)", r.device);
 }
 
+// The run's own steps in order of start, then each batch's read, scan and
+// write (the first and last batches: the middle ones look alike).
 void print_phases(const traces::Report& r) {
   fmt::print("phases  seconds since the process started (exec; before main to 10 ms):\n");
   std::map<long, std::map<std::string, const traces::Phase*>> batches;
-  for (const traces::Phase& p : r.phases)
-    if (p.batch >= 0) batches[p.batch][p.name] = &p;
-  bool batches_shown = false;
-  constexpr long SHOWN = 12;  // first and last batches; the middle ones look alike
+  for (const traces::Phase& p : r.phases) {
+    if (p.batch >= 0)
+      batches[p.batch][p.name] = &p;
+    else
+      fmt::print("  {:6.3f} - {:6.3f}  {:6.3f} s  {}\n", p.start_s, p.end_s, p.end_s - p.start_s, p.name);
+  }
+  if (batches.empty()) return;
   const auto span = [](const traces::Phase* p) {
     return p == nullptr ? std::string(13, ' ') : fmt::format("{:6.3f}-{:6.3f}", p->start_s, p->end_s);
   };
-  for (const traces::Phase& p : r.phases) {
-    if (p.batch < 0) {
-      fmt::print("  {:6.3f} - {:6.3f}  {:6.3f} s  {}\n", p.start_s, p.end_s, p.end_s - p.start_s, p.name);
-      continue;
-    }
-    if (batches_shown) continue;
-    batches_shown = true;
-    fmt::print("  batch  read           scan           write\n");
-    const long n = static_cast<long>(batches.size());
-    for (const auto& [b, stages] : batches) {
-      if (n > SHOWN && b == SHOWN / 2) fmt::print("  ... {} batches ...\n", n - SHOWN);
-      if (n > SHOWN && b >= SHOWN / 2 && b < n - SHOWN / 2) continue;
-      const auto get = [&](const char* k) -> const traces::Phase* {
-        const auto it = stages.find(k);
-        return it == stages.end() ? nullptr : it->second;
-      };
-      fmt::print("  {:5}  {}  {}  {}\n", b, span(get("read")), span(get("scan")), span(get("write")));
-    }
+  constexpr long SHOWN = 12;
+  const long n = static_cast<long>(batches.size());
+  fmt::print("  batch  read           scan           write\n");
+  for (const auto& [b, stages] : batches) {
+    if (n > SHOWN && b == SHOWN / 2) fmt::print("  ... {} batches ...\n", n - SHOWN);
+    if (n > SHOWN && b >= SHOWN / 2 && b < n - SHOWN / 2) continue;
+    const auto get = [&](const char* k) -> const traces::Phase* {
+      const auto it = stages.find(k);
+      return it == stages.end() ? nullptr : it->second;
+    };
+    fmt::print("  {:5}  {}  {}  {}\n", b, span(get("read")), span(get("scan")), span(get("write")));
   }
 }
 
