@@ -153,9 +153,11 @@ int traces_run(const TracesArgs& a) {
 
   // ^C or a kill mid-run: remove the temporary (as large as OUT), then die of the signal.
   traces::remove_temporaries_on_signals();
-  if (a.variant.empty() && !traces::gpu_present())
-    fmt::print(std::cerr, "tessera traces: no GPU found: scanning on the host with cpu_openmp\n");
   const traces::Report r = traces::scan_file(a.in, a.out, scan, file);
+  // After the run: asking before would wait for the driver's start, which
+  // the run overlaps with opening and reading IN.
+  if (a.variant.empty() && !r.on_gpu)
+    fmt::print(std::cerr, "tessera traces: no GPU found: scanned on the host with cpu_openmp\n");
 
   fmt::print("input   {}: {}\n", a.in, r.input.describe());
   fmt::print("scan    {}, {}, accumulator {}, variant {} on {}, {} batch{} of up to {} traces\n",

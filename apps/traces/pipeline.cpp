@@ -33,9 +33,10 @@ constexpr std::size_t PAGE_BYTES = 4096;
 // GPU side may pin it in place for its copies.
 struct StagingBuffer {
   float* data = nullptr;
-  std::size_t count = 0;
-  explicit StagingBuffer(std::size_t n) : count(n) {
+  std::size_t count = 0;  // whole pages of floats, at least the n asked for
+  explicit StagingBuffer(std::size_t n) {
     const std::size_t bytes = (std::max<std::size_t>(n, 1) * sizeof(float) + PAGE_BYTES - 1) / PAGE_BYTES * PAGE_BYTES;
+    count = bytes / sizeof(float);
     data = static_cast<float*>(std::aligned_alloc(PAGE_BYTES, bytes));
     if (data == nullptr) throw std::bad_alloc();
   }
