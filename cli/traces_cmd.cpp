@@ -20,6 +20,8 @@
 namespace tessera::cli {
 namespace {
 
+double started_s = 0;  // when this command began, on the process's clock
+
 ScanDirection parse_direction(const std::string& s) {
   if (s == "forward") return ScanDirection::forward;
   if (s == "backward") return ScanDirection::backward;
@@ -52,6 +54,8 @@ std::string where_and_why(const TracesArgs& a, const traces::Report& r) {
 // write (the first and last batches: the middle ones look alike).
 void print_phases(const traces::Report& r) {
   fmt::print("phases  seconds since the process started (exec; before main to 10 ms):\n");
+  fmt::print("  {:6.3f} - {:6.3f}  {:6.3f} s  exec to this command (loader, the libraries' static set-up, options)\n",
+             0.0, started_s, started_s);
   std::map<long, std::map<std::string, const traces::Phase*>> batches;
   for (const traces::Phase& p : r.phases) {
     if (p.batch >= 0)
@@ -124,6 +128,7 @@ int traces_run(const TracesArgs& a);
 }  // namespace
 
 int traces_cmd(const TracesArgs& a) {
+  started_s = traces::seconds_since_start();
   // The GPU's context (0.1-0.3 s) is created in the background while the
   // options are checked, IN is opened and its first batches are read.
   const bool may_use_gpu = !a.variant.starts_with("cpu_");
