@@ -59,7 +59,8 @@ namespace tessera::traces {
 // raw float32 works in every build.
 bool segy_supported() noexcept;
 
-// Whether scans without an explicit cpu_* variant will run on a GPU.
+// Whether scans without an explicit cpu_* variant will run on a GPU. Calls
+// start_gpu() (below) and waits for the driver's device count only.
 bool gpu_present() noexcept;
 
 // Installs SIGINT, SIGTERM and SIGHUP handlers that remove the temporaries of
