@@ -81,6 +81,22 @@ void print_phases(const traces::Report& r) {
   }
 }
 
+// The GPU's start against the run: what it cost and how much of it the run
+// waited for (the rest was hidden behind opening IN and the first reads).
+void print_gpu_start(const traces::Report& r) {
+  double driver = -1, context = -1, waited = -1;
+  for (const traces::Phase& p : r.phases) {
+    const double d = p.end_s - p.start_s;
+    if (p.name.starts_with("GPU start: driver")) driver = d;
+    if (p.name.starts_with("GPU start: context")) context = d;
+    if (p.name == "wait for the GPU's context") waited = d;
+  }
+  if (driver < 0 || context < 0 || waited < 0) return;
+  fmt::print("gpu     start {:.3f} s in the background (driver {:.3f} s, context {:.3f} s); the run waited {:.3f} s "
+             "of it\n",
+             driver + context, driver, context, waited);
+}
+
 // Everything the run had to do is done and on disk: skip the teardown that
 // exit() would do (the CUDA runtime's context and the pinned pages: tens of
 // ms that change nothing at exit). Output streams are flushed first.
@@ -183,6 +199,7 @@ int traces_run(const TracesArgs& a) {
                r.nonfinite_ibm);
   if (a.verbose) {
     fmt::print("where   {}\n", where_and_why(a, r));
+    print_gpu_start(r);
     print_phases(r);
     fmt::print("  teardown skipped: the process ends at once (_Exit) once OUT is in place and this is printed\n");
     std::fflush(stdout);
