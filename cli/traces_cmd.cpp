@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -89,7 +90,8 @@ void print_gpu_start(const traces::Report& r) {
     const double d = p.end_s - p.start_s;
     if (p.name.starts_with("GPU start: driver")) driver = d;
     if (p.name.starts_with("GPU start: context")) context = d;
-    if (p.name == "wait for the GPU's context") waited = d;
+    if (p.name == "wait for the GPU's context" || p.name.starts_with("choose host or GPU"))
+      waited = std::max(waited, 0.0) + d;
   }
   if (driver < 0 || context < 0 || waited < 0) return;
   fmt::print("gpu     start {:.3f} s in the background (driver {:.3f} s, context {:.3f} s); the run waited {:.3f} s "

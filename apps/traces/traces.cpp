@@ -77,7 +77,10 @@ Report run_file(const std::string& in, const std::string& out, const FileOptions
   std::optional<AtomicOutput> output;
   std::unique_ptr<TraceWriter> writer;
   const auto start_ends = [&]() -> PipelineEnds {
-    compute = make_compute();
+    {
+      ScopedPhase p(log, "choose host or GPU (waits for the driver's device count)");
+      compute = make_compute();
+    }
     if (info.traces > 0) compute->prepare(r.batch_traces, info.samples, log);
     ScopedPhase p(log, "create the output's temporary");
     output.emplace(out);
