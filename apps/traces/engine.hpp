@@ -67,9 +67,6 @@ class ScopedPhase {
 class Compute {
  public:
   virtual ~Compute() = default;
-  // Most traces of `len` samples one batch may hold on the compute side;
-  // SIZE_MAX when unbounded.
-  virtual std::size_t max_batch_traces(std::size_t len) const;
   // Called once the batch size is known, before any output exists, while
   // the first batches are being read: waits for the device, allocates and
   // validates (an unknown variant fails here). Phases go to `log`.
@@ -105,7 +102,9 @@ std::size_t host_memory_available();
 // float samples and headers when nonzero, else the whole file up to
 // ONE_BATCH_BYTES, else 1/PIPELINE_BATCHES of it within [BATCH_MIN_BYTES,
 // BATCH_MAX_BYTES]; capped so that SLOTS batches take at most a quarter of
-// the available host memory, and by the compute side's limit.
+// the available host memory, and by `compute_max_traces` (SIZE_MAX: none;
+// batches of tens of MiB fit any GPU, whose start the sizing does not wait
+// for).
 std::size_t default_batch_traces(const FileInfo& info, std::size_t header_bytes, std::size_t compute_max_traces,
                                  std::size_t host_available, std::size_t target_bytes = 0);
 

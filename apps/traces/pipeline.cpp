@@ -140,8 +140,6 @@ std::vector<Phase> PhaseLog::take() {
   return out;
 }
 
-std::size_t Compute::max_batch_traces(std::size_t) const { return std::numeric_limits<std::size_t>::max(); }
-
 std::string Compute::device() const {
   return fmt::format("host ({} threads)", std::max(1u, std::thread::hardware_concurrency()));
 }
