@@ -1,12 +1,18 @@
 // `tessera traces IN OUT ...`: parses the options, runs tessera::traces, and
-// prints what it read, where the scan ran and the throughput. Notices (no
-// GPU, non-finite IBM output) go to stderr; errors propagate to main().
+// prints what it read, where the scan ran and the throughput; with --verbose,
+// every phase on the process's clock and the run against a plain copy.
+// Notices (no GPU, non-finite IBM output) go to stderr; errors propagate to
+// main(). A successful run ends the process at once (see exit_now).
 #include "traces_cmd.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
+#include <map>
 
 #include "arguments.hpp"
 #include "tessera/apps/traces.hpp"
@@ -14,6 +20,8 @@
 
 namespace tessera::cli {
 namespace {
+
+double started_s = 0;  // when this command began, on the process's clock
 
 ScanDirection parse_direction(const std::string& s) {
   if (s == "forward") return ScanDirection::forward;
@@ -29,6 +37,76 @@ traces::OutFormat parse_out_format(const std::string& s) {
   if (s == "ibm") return traces::OutFormat::ibm;
   if (s == "double") return traces::OutFormat::ieee_double;
   throw Error(fmt::format("--out-format: unknown format '{}' (same, ieee, ibm, double)", s));
+}
+
+// Where the scan ran and why: the choice is the user's (--variant) or the
+// build's and machine's, never a guess from timings.
+std::string where_and_why(const TracesArgs& a, const traces::Report& r) {
+  if (r.on_gpu)
+    return a.variant.empty() ? fmt::format("GPU {} (the default when a GPU is present; --variant cpu_openmp scans on "
+                                           "the host)",
+                                           r.device)
+                             : fmt::format("GPU {} (--variant {})", r.device, a.variant);
+  if (!a.variant.empty()) return fmt::format("{} (--variant {})", r.device, a.variant);
+  return fmt::format("{} (no GPU found)", r.device);
+}
+
+// The run's own steps in order of start, then each batch's read, scan and
+// write (the first and last batches: the middle ones look alike).
+void print_phases(const traces::Report& r) {
+  fmt::print("phases  seconds since the process started (exec; before main to 10 ms):\n");
+  fmt::print("  {:6.3f} - {:6.3f}  {:6.3f} s  exec to this command (loader, the libraries' static set-up, options)\n",
+             0.0, started_s, started_s);
+  std::map<long, std::map<std::string, const traces::Phase*>> batches;
+  for (const traces::Phase& p : r.phases) {
+    if (p.batch >= 0)
+      batches[p.batch][p.name] = &p;
+    else
+      fmt::print("  {:6.3f} - {:6.3f}  {:6.3f} s  {}\n", p.start_s, p.end_s, p.end_s - p.start_s, p.name);
+  }
+  if (batches.empty()) return;
+  const auto span = [](const traces::Phase* p) {
+    return p == nullptr ? std::string(13, ' ') : fmt::format("{:6.3f}-{:6.3f}", p->start_s, p->end_s);
+  };
+  constexpr long SHOWN = 12;
+  const long n = static_cast<long>(batches.size());
+  fmt::print("  batch  read           scan           write\n");
+  for (const auto& [b, stages] : batches) {
+    if (n > SHOWN && b == SHOWN / 2) fmt::print("  ... {} batches ...\n", n - SHOWN);
+    if (n > SHOWN && b >= SHOWN / 2 && b < n - SHOWN / 2) continue;
+    const auto get = [&](const char* k) -> const traces::Phase* {
+      const auto it = stages.find(k);
+      return it == stages.end() ? nullptr : it->second;
+    };
+    fmt::print("  {:5}  {}  {}  {}\n", b, span(get("read")), span(get("scan")), span(get("write")));
+  }
+}
+
+// The GPU's start against the run: what it cost and how much of it the run
+// waited for (the rest was hidden behind opening IN and the first reads).
+void print_gpu_start(const traces::Report& r) {
+  double driver = -1, context = -1, waited = -1;
+  for (const traces::Phase& p : r.phases) {
+    const double d = p.end_s - p.start_s;
+    if (p.name.starts_with("GPU start: driver")) driver = d;
+    if (p.name.starts_with("GPU start: context")) context = d;
+    if (p.name == "wait for the GPU's context" || p.name.starts_with("choose host or GPU"))
+      waited = std::max(waited, 0.0) + d;
+  }
+  if (driver < 0 || context < 0 || waited < 0) return;
+  fmt::print("gpu     start {:.3f} s in the background (driver {:.3f} s, context {:.3f} s); the run waited {:.3f} s "
+             "of it\n",
+             driver + context, driver, context, waited);
+}
+
+// Everything the run had to do is done and on disk: skip the teardown that
+// exit() would do (the CUDA runtime's context and the pinned pages: tens of
+// ms that change nothing at exit). Output streams are flushed first.
+[[noreturn]] void exit_now(int code) {
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  std::_Exit(code);
 }
 
 }  // namespace
@@ -58,10 +136,33 @@ CLI::App* add_traces_command(CLI::App& app, TracesArgs& a) {
       ->check(positive_integer());
   cmd->add_option("--variant", a.variant, "batched_scan variant by name (cpu_* run on the host; default: the best "
                                           "GPU variant, or cpu_openmp without a GPU)");
+  cmd->add_flag("--verbose", a.verbose, "print every phase on the process's clock, then time a plain copy of IN "
+                                        "beside OUT (removed after) and print the run against it (costs that copy)");
   return cmd;
 }
 
+namespace {
+int traces_run(const TracesArgs& a);
+}  // namespace
+
 int traces_cmd(const TracesArgs& a) {
+  started_s = traces::seconds_since_start();
+  // The GPU's context (0.1-0.3 s) is created in the background while the
+  // options are checked, IN is opened and its first batches are read.
+  const bool may_use_gpu = !a.variant.starts_with("cpu_");
+  if (may_use_gpu) traces::start_gpu();
+  try {
+    return traces_run(a);
+  } catch (...) {
+    // Exiting while the context is being created can crash the runtime.
+    if (may_use_gpu) traces::finish_gpu_start();
+    throw;
+  }
+}
+
+namespace {
+
+int traces_run(const TracesArgs& a) {
   traces::TraceScanOptions scan;
   scan.direction = parse_direction(a.direction);
   const auto accum = parse_accum_option(a.accum);
@@ -75,9 +176,11 @@ int traces_cmd(const TracesArgs& a) {
 
   // ^C or a kill mid-run: remove the temporary (as large as OUT), then die of the signal.
   traces::remove_temporaries_on_signals();
-  if (a.variant.empty() && !traces::gpu_present())
-    fmt::print(std::cerr, "tessera traces: no GPU found: scanning on the host with cpu_openmp\n");
   const traces::Report r = traces::scan_file(a.in, a.out, scan, file);
+  // After the run: asking before would wait for the driver's start, which
+  // the run overlaps with opening and reading IN.
+  if (a.variant.empty() && !r.on_gpu)
+    fmt::print(std::cerr, "tessera traces: no GPU found: scanned on the host with cpu_openmp\n");
 
   fmt::print("input   {}: {}\n", a.in, r.input.describe());
   fmt::print("scan    {}, {}, accumulator {}, variant {} on {}, {} batch{} of up to {} traces\n",
@@ -96,7 +199,24 @@ int traces_cmd(const TracesArgs& a) {
                "tessera traces: warning: {} output samples were inf or NaN, which IBM float cannot hold: written as "
                "the largest IBM magnitude (+-7.2e75)\n",
                r.nonfinite_ibm);
-  return 0;
+  if (a.verbose) {
+    fmt::print("where   {}\n", where_and_why(a, r));
+    print_gpu_start(r);
+    print_phases(r);
+    fmt::print("  teardown skipped: the process ends at once (_Exit) once OUT is in place and this is printed\n");
+    std::fflush(stdout);
+    // OUT is in place: a failing yardstick is a warning, not a failed run.
+    try {
+      const double copy_s = traces::time_plain_copy(a.in, a.out);
+      fmt::print("run {:.2f} s, plain copy {:.2f} s: {:.2f}\u00d7 copy\n", r.finished_s, copy_s,
+                 copy_s > 0 ? r.finished_s / copy_s : 0.0);
+    } catch (const Error& e) {
+      fmt::print(std::cerr, "tessera traces: warning: no plain copy to compare with: {}\n", e.what());
+    }
+  }
+  exit_now(0);
 }
+
+}  // namespace
 
 }  // namespace tessera::cli

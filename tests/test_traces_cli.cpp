@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,35 @@ TEST_F(TracesCli, RawRunSucceeds) {
   const CliResult r = run_cli({"traces", in, out, "--traces", "4", "--samples", "5", "--variant", "cpu_openmp"}, log);
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(d.files(), (std::vector<std::string>{"in.f32", "out.f32"}));
+}
+
+// --verbose: the phases, where the scan ran and why, and the run against a
+// plain copy, whose temporary is gone afterwards.
+TEST_F(TracesCli, VerbosePrintsPhasesAndTheRatioToAPlainCopy) {
+  write_raw(in, 25 * 1000);
+  const CliResult r = run_cli({"traces", in, out, "--traces", "25", "--samples", "1000", "--variant", "cpu_openmp",
+                               "--verbose"},
+                              log);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(has_substr(r.output, "where   host (")) << r.output;
+  EXPECT_TRUE(has_substr(r.output, "(--variant cpu_openmp)")) << r.output;
+  for (const char* step : {"phases  seconds since the process started", "open IN", "fsync the output",
+                           "rename over OUT", "batch  read"})
+    EXPECT_TRUE(has_substr(r.output, step)) << step << "\n" << r.output;
+  const std::regex ratio(R"(run \d+\.\d\d s, plain copy \d+\.\d\d s: \d+\.\d\d)");
+  EXPECT_TRUE(std::regex_search(r.output, ratio)) << r.output;
+  EXPECT_TRUE(has_substr(r.output, "\xC3\x97 copy")) << r.output;  // U+00D7, the multiplication sign
+  EXPECT_EQ(d.files(), (std::vector<std::string>{"in.f32", "out.f32"}));
+  EXPECT_EQ(read_bytes(out).size(), 25u * 1000u * 4u);
+}
+
+// Without --verbose: no phases and no copy.
+TEST_F(TracesCli, QuietRunPrintsNoPhases) {
+  write_raw(in, 20);
+  const CliResult r = run_cli({"traces", in, out, "--traces", "4", "--samples", "5", "--variant", "cpu_openmp"}, log);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_FALSE(has_substr(r.output, "phases")) << r.output;
+  EXPECT_FALSE(has_substr(r.output, "plain copy")) << r.output;
 }
 
 // ---- SEG-Y given as raw float32 --------------------------------------------
@@ -150,6 +180,39 @@ TEST_P(TracesCliSignal, LeavesNoTemporaryAndKeepsTheOldOutput) {
   EXPECT_EQ(r.signal, sig) << "exit code " << r.exit_code << ": " << r.output;
   EXPECT_EQ(d.files(), (std::vector<std::string>{"in.f32", "out.f32"}));
   EXPECT_EQ(read_bytes(out), (std::vector<unsigned char>{'o', 'l', 'd'}));
+}
+
+// A signal during --verbose's plain copy removes the copy; OUT, already in
+// place, stays. The copy of a 512 MiB file runs long enough to be caught
+// mid-way on most machines; when it finished first, there is nothing to test.
+TEST_P(TracesCliSignal, DuringTheVerboseCopyLeavesNoTemporary) {
+  const int sig = GetParam();
+  const std::size_t traces = 8192, samples = 16384, bytes = traces * samples * 4;
+  {
+    std::ofstream f(in, std::ios::binary);
+  }
+  ASSERT_EQ(::truncate(in.c_str(), static_cast<off_t>(bytes)), 0);
+  write_bytes(out, {'o', 'l', 'd'});
+  const pid_t pid = spawn_cli({"traces", in, out, "--traces", std::to_string(traces), "--samples",
+                               std::to_string(samples), "--variant", "cpu_openmp", "--verbose"},
+                              log);
+  bool copying = false;
+  for (int i = 0; i < 60000 && !copying; ++i) {  // up to 60 s
+    struct stat st {};
+    const bool committed = ::stat(out.c_str(), &st) == 0 && static_cast<std::size_t>(st.st_size) == bytes;
+    if (committed)
+      for (const std::string& name : d.files()) copying = copying || is_temporary(name);
+    if (!copying) ::usleep(1000);
+  }
+  ASSERT_TRUE(copying) << "never saw the plain copy's temporary";
+  ASSERT_EQ(::kill(pid, sig), 0);
+  const CliResult r = wait_cli(pid, log);
+  if (r.exit_code == 0) GTEST_SKIP() << "the copy finished before the signal arrived";
+  EXPECT_EQ(r.signal, sig) << "exit code " << r.exit_code << ": " << r.output;
+  EXPECT_EQ(d.files(), (std::vector<std::string>{"in.f32", "out.f32"}));
+  struct stat st {};
+  ASSERT_EQ(::stat(out.c_str(), &st), 0);
+  EXPECT_EQ(static_cast<std::size_t>(st.st_size), bytes);
 }
 
 INSTANTIATE_TEST_SUITE_P(Signals, TracesCliSignal, ::testing::Values(SIGINT, SIGTERM),

@@ -89,7 +89,52 @@ TEST(TracesGpu, DefaultBatchFitsTheDevice) {
       tr::scan_file(d.path("in.f32"), d.path("out.f32"), {}, {.raw_traces = traces, .raw_samples = samples});
   EXPECT_TRUE(r.on_gpu);
   EXPECT_LE(r.batch_traces * samples * 4, free_b / 2);
-  EXPECT_EQ(r.batches, 4u);  // MIN_PIPELINE_BATCHES for a small file
+  EXPECT_EQ(r.batches, 1u);  // 1 MiB: one batch
+}
+
+// The staging ring on the device: outputs byte for byte the same whatever the
+// batching (one batch, batches of a few traces, one trace per batch: rows are
+// scanned independently, by one variant), the GPU's start and the pinning of
+// each staging buffer (at most SLOTS) in the phases, every buffer unpinned.
+TEST(TracesGpu, StagingRingResultsDoNotDependOnTheBatching) {
+  if (!tr::gpu_present()) GTEST_SKIP() << kNoGpu;
+  ScratchDir d;
+  const std::size_t traces = 25, samples = 4099;
+  const auto x = seismic_like(traces * samples, 2024);
+  std::vector<unsigned char> bytes(x.size() * 4);
+  std::memcpy(bytes.data(), x.data(), bytes.size());
+  write_bytes(d.path("in.f32"), bytes);
+  std::vector<unsigned char> first;
+  for (const std::size_t target : {std::size_t{0}, 3 * samples * 4 + 5, std::size_t{100}}) {
+    SCOPED_TRACE(::testing::Message() << "batch_bytes " << target);
+    const tr::Report r = tr::scan_file(d.path("in.f32"), d.path("out.f32"), {},
+                                       {.raw_traces = traces, .raw_samples = samples, .batch_bytes = target});
+    EXPECT_TRUE(r.on_gpu);
+    EXPECT_EQ(r.batches, target == 0 ? 1u : target == 100 ? traces : (traces + 2) / 3);
+    std::size_t pins = 0, unpins = 0, context = 0;
+    for (const tr::Phase& p : r.phases) {
+      pins += p.name == "pin a staging buffer";
+      unpins += p.name == "unpin staging buffers";
+      context += p.name == "GPU start: context (background)";
+    }
+    EXPECT_GE(pins, 1u);
+    EXPECT_LE(pins, std::min<std::size_t>(4, r.batches));
+    EXPECT_EQ(unpins, 1u);
+    EXPECT_EQ(context, 1u);
+    const auto out = read_bytes(d.path("out.f32"));
+    if (first.empty()) {
+      first = out;
+      std::vector<float> y(x.size());
+      std::memcpy(y.data(), out.data(), out.size());
+      for (std::size_t t = 0; t < traces; ++t)
+        ASSERT_TRUE(check_row(std::vector<double>(y.begin() + t * samples, y.begin() + (t + 1) * samples),
+                              std::vector<double>(x.begin() + t * samples, x.begin() + (t + 1) * samples),
+                              {ScanDirection::forward_backward, Accum::native, false}, false, t));
+    } else {
+      EXPECT_EQ(out, first);
+    }
+    EXPECT_EQ(d.files(), (std::vector<std::string>{"in.f32", "out.f32"}));
+  }
 }
 
 // cpu_* variants still run on the host when a GPU is present.

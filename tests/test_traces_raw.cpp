@@ -183,26 +183,35 @@ TEST(TracesOutput, KeepsTheModeOfAnExistingOutput) {
 
 // ---- batch sizing -----------------------------------------------------------
 
-TEST(TracesBatching, DefaultBatchIsBoundedByMemory) {
+TEST(TracesBatching, DefaultBatchIsSizedFromTheFile) {
   tr::FileInfo info;
   info.traces = 1000000;
   info.samples = 10000;  // 40 KB per trace (+240 B header)
   const std::size_t per = 40000 + 240;
-  // Plenty of memory: the 256 MiB target.
-  EXPECT_EQ(tr::default_batch_traces(info, 240, SIZE_MAX, std::size_t{64} << 30), tr::TARGET_BATCH_BYTES / per);
-  // 1 GiB available: SLOTS batches within a quarter of it.
-  EXPECT_EQ(tr::default_batch_traces(info, 240, SIZE_MAX, std::size_t{1} << 30),
-            (std::size_t{1} << 30) / (4 * tr::SLOTS) / per);
-  // The compute side's limit (GPU memory) wins when smaller.
-  EXPECT_EQ(tr::default_batch_traces(info, 240, 100, std::size_t{64} << 30), 100u);
-  // Never 0; small files still make MIN_PIPELINE_BATCHES batches to overlap.
+  const std::size_t plenty = std::size_t{64} << 30;
+  // A large file: 1/16 of it capped at BATCH_MAX_BYTES.
+  EXPECT_EQ(tr::default_batch_traces(info, 240, SIZE_MAX, plenty), tr::BATCH_MAX_BYTES / per);
+  // 256 MiB available: SLOTS batches within a quarter of it.
+  const std::size_t little = std::size_t{256} << 20;
+  EXPECT_EQ(tr::default_batch_traces(info, 240, SIZE_MAX, little), little / (4 * tr::SLOTS) / per);
+  // The compute side's limit wins when smaller.
+  EXPECT_EQ(tr::default_batch_traces(info, 240, 100, plenty), 100u);
+  // Never 0.
   EXPECT_EQ(tr::default_batch_traces(info, 240, 0, 1), 1u);
+  // A few MiB: one batch of the whole file.
   info.traces = 7;
-  EXPECT_EQ(tr::default_batch_traces(info, 240, SIZE_MAX, std::size_t{64} << 30), 2u);
-  info.traces = 3;
-  EXPECT_EQ(tr::default_batch_traces(info, 240, SIZE_MAX, std::size_t{64} << 30), 1u);
+  EXPECT_EQ(tr::default_batch_traces(info, 240, SIZE_MAX, plenty), 7u);
+  info.traces = tr::ONE_BATCH_BYTES / per;
+  EXPECT_EQ(tr::default_batch_traces(info, 240, SIZE_MAX, plenty), info.traces);
+  // Just past it: batches of BATCH_MIN_BYTES.
   info.traces = 400;
-  EXPECT_EQ(tr::default_batch_traces(info, 240, SIZE_MAX, std::size_t{64} << 30), 100u);
+  EXPECT_EQ(tr::default_batch_traces(info, 240, SIZE_MAX, plenty), tr::BATCH_MIN_BYTES / per);
+  // The measured case, a raw 10,000 x 10,000 float32 file (400 MB): 16 batches of 625 traces.
+  info.traces = 10000;
+  EXPECT_EQ(tr::default_batch_traces(info, 0, SIZE_MAX, plenty), 625u);
+  // An explicit target: whole traces, at least one, even when a trace is larger.
+  EXPECT_EQ(tr::default_batch_traces(info, 240, SIZE_MAX, plenty, 5 * per + 7), 5u);
+  EXPECT_EQ(tr::default_batch_traces(info, 240, SIZE_MAX, plenty, 100), 1u);
   info.traces = 0;
   EXPECT_EQ(tr::default_batch_traces(info, 240, SIZE_MAX, 0), 1u);
 }

@@ -15,6 +15,8 @@ constexpr std::string_view HOST_DEFAULT_VARIANT = "cpu_openmp";
 
 bool is_host_variant(const std::string& v) { return v.starts_with("cpu_"); }
 
+}  // namespace
+
 // An unknown name is a typo, not a missing GPU: refuse it first, with the
 // ladder's list of names. The workspace query resolves the name without
 // running anything; its other refusals (a variant that does not support a
@@ -33,12 +35,15 @@ void check_variant_name(const TraceScanOptions& scan) {
   }
 }
 
+namespace {
+
 class HostScan final : public Compute {
  public:
   explicit HostScan(const TraceScanOptions& scan) : opt_(scan) {
     if (opt_.variant.empty()) opt_.variant = HOST_DEFAULT_VARIANT;
   }
-  void prepare(std::size_t, std::size_t len) override {
+  void prepare(std::size_t, std::size_t len, PhaseLog& log) override {
+    ScopedPhase p(log, "probe scan (host)");
     // One row of the real length through the real call: an unknown variant or
     // an unsupported accumulator fails here, before any output exists.
     std::vector<float> probe(len, 0.0f);
@@ -61,7 +66,6 @@ class HostScan final : public Compute {
 std::unique_ptr<Compute> make_host_scan(const TraceScanOptions& scan) { return std::make_unique<HostScan>(scan); }
 
 std::unique_ptr<Compute> make_scan_compute(const TraceScanOptions& scan) {
-  check_variant_name(scan);
   if (is_host_variant(scan.variant)) return make_host_scan(scan);
   if (auto gpu = make_device_scan(scan)) return gpu;
   if (scan.variant.empty()) return make_host_scan(scan);

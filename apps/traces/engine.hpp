@@ -5,68 +5,76 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "tessera/apps/traces.hpp"
 #include "trace_io.hpp"
 
 namespace tessera::traces {
 
-// Batch buffers in flight: one being read, one being scanned, one being
-// written; host memory is SLOTS x one batch.
-inline constexpr std::size_t SLOTS = 3;
-// Default batch: 256 MiB of samples. Per-batch costs (thread hand-off, a
-// launch, a stream sync, segyio's seeks: well under a millisecond) are then
-// below 0.1% of moving the batch through disk and PCIe, and SLOTS batches stay
-// under 1 GiB of host memory.
-inline constexpr std::size_t TARGET_BATCH_BYTES = std::size_t{256} << 20;
+// Staging buffers in flight, each one batch of whole traces: one being read,
+// one scanned, one written, and one spare so that the reader does not wait on
+// a slow write. Host memory is SLOTS x one batch: tens of MiB, never the file.
+inline constexpr std::size_t SLOTS = 4;
+// Batches are about 1/PIPELINE_BATCHES of the file within [BATCH_MIN_BYTES,
+// BATCH_MAX_BYTES]: the stages overlap on all but the first read and the last
+// write (one batch each: under ~10 ms at 4-32 MiB against disk and page-cache
+// speeds of 3-5 GB/s), and per-batch costs (a thread hand-off, a launch, a
+// stream sync, a sync_file_range: tens of microseconds) stay below 1%.
+// Pinning SLOTS x 32 MiB takes a few ms, where pinning three quarter-file
+// batches of a 400 MB file took ~0.1 s and unpinning them as much again.
+inline constexpr std::size_t BATCH_MIN_BYTES = std::size_t{4} << 20;
+inline constexpr std::size_t BATCH_MAX_BYTES = std::size_t{32} << 20;
+inline constexpr std::size_t PIPELINE_BATCHES = 16;
+// Files of at most this many bytes run as one batch: overlapping stages of a
+// few milliseconds buys less than the hand-offs cost.
+inline constexpr std::size_t ONE_BATCH_BYTES = 2 * BATCH_MIN_BYTES;
 
-// Files smaller than a few default batches are still cut into this many, so
-// that reading, scanning and writing overlap (one batch would serialise them).
-inline constexpr std::size_t MIN_PIPELINE_BATCHES = 4;
-
-// Host memory for one batch of samples, with its own release (pinned memory
-// for GPU copies, plain memory otherwise).
-class HostBuffer {
+// The steps of one run, from any thread (engine stages, the GPU's start).
+class PhaseLog {
  public:
-  HostBuffer() = default;
-  HostBuffer(float* data, std::function<void(float*)> release) : data_(data), release_(std::move(release)) {}
-  HostBuffer(HostBuffer&& o) noexcept : data_(std::exchange(o.data_, nullptr)), release_(std::move(o.release_)) {}
-  HostBuffer& operator=(HostBuffer&& o) noexcept {
-    if (this != &o) {
-      reset();
-      data_ = std::exchange(o.data_, nullptr);
-      release_ = std::move(o.release_);
-    }
-    return *this;
-  }
-  HostBuffer(const HostBuffer&) = delete;
-  ~HostBuffer() { reset(); }
-  void reset() noexcept {
-    if (data_ != nullptr && release_) release_(data_);
-    data_ = nullptr;
-  }
-  float* data() const { return data_; }
+  void add(std::string name, long batch, double start_s, double end_s);
+  std::vector<Phase> take();
 
  private:
-  float* data_ = nullptr;
-  std::function<void(float*)> release_;
+  std::mutex m_;
+  std::vector<Phase> phases_;
 };
 
-HostBuffer allocate_pageable(std::size_t count);
+// Records [construction, destruction) as one phase.
+class ScopedPhase {
+ public:
+  ScopedPhase(PhaseLog& log, std::string name, long batch = -1)
+      : log_(log), name_(std::move(name)), batch_(batch), t0_(seconds_since_start()) {}
+  ~ScopedPhase() { log_.add(std::move(name_), batch_, t0_, seconds_since_start()); }
+  ScopedPhase(const ScopedPhase&) = delete;
+  ScopedPhase& operator=(const ScopedPhase&) = delete;
+  double started() const { return t0_; }
 
-// What runs on each batch, and where its memory comes from.
+ private:
+  PhaseLog& log_;
+  std::string name_;
+  long batch_;
+  double t0_;
+};
+
+// What runs on each batch. The pipeline owns the staging buffers (plain,
+// page-aligned host memory, so that reading starts before any GPU exists);
+// the compute side may pin them for its copies.
 class Compute {
  public:
   virtual ~Compute() = default;
-  virtual HostBuffer allocate_host(std::size_t count) { return allocate_pageable(count); }
-  // Most traces of `len` samples one batch may hold on the compute side
-  // (GPU: half its free memory); SIZE_MAX when unbounded.
-  virtual std::size_t max_batch_traces(std::size_t len) const;
-  // Called once the batch size is known, before any output exists: allocates
-  // and validates (an unknown variant fails here).
-  virtual void prepare(std::size_t batch_traces, std::size_t len) = 0;
+  // Called once the batch size is known, before any output exists, while
+  // the first batches are being read: waits for the device, allocates and
+  // validates (an unknown variant fails here). Phases go to `log`.
+  virtual void prepare(std::size_t batch_traces, std::size_t len, PhaseLog& log) = 0;
+  // A staging buffer of `count` floats, on the compute thread before its
+  // first run(); unpin() is called for each before it is freed.
+  virtual void pin(float*, std::size_t) {}
+  virtual void unpin(float*) {}
   virtual void run(float* samples, std::size_t rows, std::size_t len, std::size_t first_trace) = 0;
   virtual bool on_gpu() const { return false; }
   virtual std::string device() const;
@@ -74,23 +82,31 @@ class Compute {
 };
 
 // The scan: on the GPU when one is present and the variant is not cpu_*, on
-// the host otherwise (see traces.hpp).
+// the host otherwise (see traces.hpp). check_variant_name refuses a name no
+// variant has (before anything else is done); make_scan_compute may wait for
+// the GPU's start to know whether there is one.
+void check_variant_name(const TraceScanOptions& scan);
 std::unique_ptr<Compute> make_scan_compute(const TraceScanOptions& scan);
 // Without a GPU build or device (compute_host.cpp / compute_device.cpp).
 std::unique_ptr<Compute> make_host_scan(const TraceScanOptions& scan);
 // Null when this build has no CUDA or no device is present.
 std::unique_ptr<Compute> make_device_scan(const TraceScanOptions& scan);
 bool device_present() noexcept;
+// The GPU start's phases (cuInit and device count, context), once it is done.
+std::vector<Phase> gpu_start_phases();
 
 // Host memory available to this process (MemAvailable), 0 when unknown.
 std::size_t host_memory_available();
 
-// Traces per batch for `info`: TARGET_BATCH_BYTES, capped so that SLOTS
-// batches take at most a quarter of the available host memory, by the
-// compute side's limit, and so that there are MIN_PIPELINE_BATCHES batches
-// where the file has that many traces; at least 1.
+// Traces per batch for `info` (whole traces, at least 1): `target_bytes` of
+// float samples and headers when nonzero, else the whole file up to
+// ONE_BATCH_BYTES, else 1/PIPELINE_BATCHES of it within [BATCH_MIN_BYTES,
+// BATCH_MAX_BYTES]; capped so that SLOTS batches take at most a quarter of
+// the available host memory, and by `compute_max_traces` (SIZE_MAX: none;
+// batches of tens of MiB fit any GPU, whose start the sizing does not wait
+// for).
 std::size_t default_batch_traces(const FileInfo& info, std::size_t header_bytes, std::size_t compute_max_traces,
-                                 std::size_t host_available);
+                                 std::size_t host_available, std::size_t target_bytes = 0);
 
 struct StageTimes {
   double read_s = 0, compute_s = 0, write_s = 0;
@@ -98,10 +114,20 @@ struct StageTimes {
   std::size_t nonfinite = 0;
 };
 
-// Streams every trace of `reader` through `compute` into `writer` in batches
-// of `batch_traces`, overlapping the three stages (a reader thread, the
-// calling thread, a writer thread); calls writer.finish(). The first
-// exception from any stage stops all three and is rethrown.
-StageTimes run_pipeline(TraceReader& reader, TraceWriter& writer, Compute& compute, std::size_t batch_traces);
+// The compute side and the writer, made once the reader has started.
+struct PipelineEnds {
+  Compute* compute = nullptr;
+  TraceWriter* writer = nullptr;
+};
+
+// Streams every trace of `reader` in batches of `batch_traces` through a
+// compute side into a writer, overlapping the three stages (a reader thread,
+// the calling thread, a writer thread); calls writer->finish(). The reader
+// starts first; then `start_ends` (calling thread) prepares the compute side
+// and opens the output, so that the GPU's start and the output's creation
+// overlap the first reads. The first exception from any stage (start_ends
+// included) stops all three and is rethrown.
+StageTimes run_pipeline(TraceReader& reader, std::size_t batch_traces, const std::function<PipelineEnds()>& start_ends,
+                        PhaseLog& log);
 
 }  // namespace tessera::traces

@@ -1,6 +1,8 @@
 // Whole transfers at explicit offsets (file_io.hpp).
 #include "file_io.hpp"
 
+#include <fcntl.h>
+
 #include <fmt/format.h>
 
 #include <cerrno>
@@ -47,6 +49,14 @@ void write_exactly(int fd, const void* buf, std::uint64_t n, std::uint64_t offse
     offset += static_cast<std::uint64_t>(put);
     n -= static_cast<std::uint64_t>(put);
   }
+}
+
+void start_writeback(int fd, std::uint64_t offset, std::uint64_t n) noexcept {
+#ifdef SYNC_FILE_RANGE_WRITE
+  (void)::sync_file_range(fd, static_cast<off64_t>(offset), static_cast<off64_t>(n), SYNC_FILE_RANGE_WRITE);
+#else
+  (void)fd, (void)offset, (void)n;
+#endif
 }
 
 }  // namespace tessera::traces

@@ -36,5 +36,10 @@ bool read_fully(int fd, void* buf, std::uint64_t n, std::uint64_t offset);
 // The same, throwing an Error naming `path` and the byte.
 void read_exactly(int fd, void* buf, std::uint64_t n, std::uint64_t offset, const std::string& path);
 void write_exactly(int fd, const void* buf, std::uint64_t n, std::uint64_t offset, const std::string& path);
+// Asks the kernel to start writing [offset, offset + n) to the disk now,
+// without waiting (sync_file_range): the output's one fsync at the end then
+// waits for the last batches only, where `cp && sync` waits for the whole
+// file. Advisory: failures are ignored (the fsync reports real ones).
+void start_writeback(int fd, std::uint64_t offset, std::uint64_t n) noexcept;
 
 }  // namespace tessera::traces

@@ -113,22 +113,31 @@ AtomicOutput::~AtomicOutput() {
   release_pending_temporary(pending_slot_);
 }
 
-void AtomicOutput::commit() {
+void AtomicOutput::commit(std::vector<Phase>* phases) {
+  double t = seconds_since_start();
+  const auto step = [&](const char* name) {
+    const double now = seconds_since_start();
+    if (phases != nullptr) phases->push_back({name, -1, t, now});
+    t = now;
+  };
   if (::fsync(fd_) != 0)
     throw Error(fmt::format("{}: writing to disk failed (fsync): {}", final_, std::strerror(errno)));
   const int fd = fd_;
   fd_ = -1;
   if (::close(fd) != 0) throw Error(fmt::format("{}: closing failed: {}", final_, std::strerror(errno)));
+  step("fsync the output");
   if (::rename(temp_.c_str(), final_.c_str()) != 0)
     throw Error(fmt::format("{}: cannot rename {} to it: {}", final_, temp_, std::strerror(errno)));
   committed_ = true;
   release_pending_temporary(std::exchange(pending_slot_, -1));  // the name is OUT's now: a signal must not unlink it
+  step("rename over OUT");
   // Make the rename itself durable; failure here loses nothing already written.
   const int dfd = ::open(dir_of(final_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd >= 0) {
     (void)::fsync(dfd);
     ::close(dfd);
   }
+  step("fsync OUT's directory");
 }
 
 }  // namespace tessera::traces

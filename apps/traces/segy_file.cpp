@@ -164,6 +164,7 @@ class SegyWriter final : public TraceWriter {
       }
       const std::uint64_t at = info_.first_trace_offset + (first + c) * tbytes;
       write_exactly(fd_.get(), chunk_.data(), chunk_.size(), at, shown_);
+      start_writeback(fd_.get(), at, chunk_.size());
     }
     return nonfinite;
   }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "tessera/apps/traces.hpp"
 
@@ -62,8 +63,10 @@ class AtomicOutput {
   AtomicOutput& operator=(const AtomicOutput&) = delete;
   const std::string& temp_path() const { return temp_; }
   const std::string& final_path() const { return final_; }
-  // fsync, rename over final_path, fsync the directory.
-  void commit();
+  int fd() const { return fd_; }  // open for writing until commit()
+  // fsync, rename over final_path, fsync the directory; each step's times
+  // appended to `phases` when given.
+  void commit(std::vector<Phase>* phases = nullptr);
 
  private:
   std::string final_, temp_;

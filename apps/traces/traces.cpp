@@ -1,10 +1,14 @@
-// tessera::traces: open IN, size the batches, prepare the compute side, then
-// stream through the pipeline into a temporary that replaces OUT on success.
+// tessera::traces: open IN, size the batches, start reading, prepare the
+// compute side (the GPU's start overlapping the first reads), then stream
+// through the pipeline into a temporary that replaces OUT on success.
 // Order matters for the guarantees: everything that can be refused (input
 // headers and size, variant, memory) is checked before the output exists.
-#include <chrono>
+#include <optional>
 
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
 
 #include "engine.hpp"
 #include "tessera/core/error.hpp"
@@ -43,17 +47,21 @@ int output_format(const FileInfo& info, OutFormat want, const std::string& in) {
 class FunctionCompute final : public Compute {
  public:
   explicit FunctionCompute(const BatchFn& fn) : fn_(fn) {}
-  void prepare(std::size_t, std::size_t) override {}
+  void prepare(std::size_t, std::size_t, PhaseLog&) override {}
   void run(float* x, std::size_t rows, std::size_t len, std::size_t first) override { fn_(x, rows, len, first); }
 
  private:
   const BatchFn& fn_;
 };
 
-Report run_file(const std::string& in, const std::string& out, const FileOptions& file, Compute& compute) {
-  const auto t0 = std::chrono::steady_clock::now();
+// `make_compute` is called once reading has started (it may wait for the GPU).
+Report run_file(const std::string& in, const std::string& out, const FileOptions& file,
+                const std::function<std::unique_ptr<Compute>()>& make_compute) {
+  const double t0 = seconds_since_start();
   require(!in.empty(), "input path is empty");
   require(!out.empty(), "output path is empty");
+  PhaseLog log;
+  std::optional<ScopedPhase> opening(std::in_place, log, "open IN, read its headers, size the batches");
   auto reader = open_reader(in, file);
   Report r;
   r.input = reader->info();
@@ -61,26 +69,50 @@ Report run_file(const std::string& in, const std::string& out, const FileOptions
   r.out_format = output_format(info, file.out_format, in);
   r.batch_traces = file.batch_traces != 0
                        ? std::min(file.batch_traces, std::max<std::size_t>(info.traces, 1))
-                       : default_batch_traces(info, reader->header_bytes(), compute.max_batch_traces(info.samples),
-                                              host_memory_available());
-  if (info.traces > 0) compute.prepare(r.batch_traces, info.samples);
+                       : default_batch_traces(info, reader->header_bytes(), SIZE_MAX, host_memory_available(),
+                                              file.batch_bytes);
+  opening.reset();
 
-  AtomicOutput output(out);
-  auto writer = info.segy ? open_segy_writer(output.temp_path(), out, *reader, r.out_format)
-                          : open_raw_writer(output.temp_path(), out, info.samples);
-  const StageTimes times = run_pipeline(*reader, *writer, compute, r.batch_traces);
+  std::unique_ptr<Compute> compute;
+  std::optional<AtomicOutput> output;
+  std::unique_ptr<TraceWriter> writer;
+  const auto start_ends = [&]() -> PipelineEnds {
+    {
+      ScopedPhase p(log, "choose host or GPU (waits for the driver's device count)");
+      compute = make_compute();
+    }
+    if (info.traces > 0) compute->prepare(r.batch_traces, info.samples, log);
+    ScopedPhase p(log, "create the output's temporary");
+    output.emplace(out);
+    writer = info.segy ? open_segy_writer(output->temp_path(), out, *reader, r.out_format)
+                       : open_raw_writer(output->temp_path(), out, info.samples);
+    return {compute.get(), writer.get()};
+  };
+  const StageTimes times = run_pipeline(*reader, r.batch_traces, start_ends, log);
   writer.reset();
-  output.commit();
+  {
+    std::vector<Phase> committing;
+    output->commit(&committing);
+    for (Phase& c : committing) log.add(std::move(c.name), -1, c.start_s, c.end_s);
+  }
+  r.finished_s = seconds_since_start();
 
-  r.variant = compute.variant();
-  r.on_gpu = compute.on_gpu();
-  r.device = compute.device();
+  r.variant = compute->variant();
+  r.on_gpu = compute->on_gpu();
+  r.device = compute->device();
   r.batches = times.batches;
   r.read_s = times.read_s;
   r.compute_s = times.compute_s;
   r.write_s = times.write_s;
   r.nonfinite_ibm = times.nonfinite;
-  r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.wall_s = r.finished_s - t0;
+  r.phases = log.take();
+  if (r.on_gpu) {
+    std::vector<Phase> gpu = gpu_start_phases();
+    r.phases.insert(r.phases.begin(), gpu.begin(), gpu.end());
+    std::stable_sort(r.phases.begin(), r.phases.end(),
+                     [](const Phase& a, const Phase& b) { return a.start_s < b.start_s; });
+  }
   return r;
 }
 
@@ -89,14 +121,21 @@ Report run_file(const std::string& in, const std::string& out, const FileOptions
 FileInfo inspect(const std::string& in, const FileOptions& file) { return open_reader(in, file)->info(); }
 
 Report scan_file(const std::string& in, const std::string& out, const TraceScanOptions& scan, const FileOptions& file) {
-  auto compute = make_scan_compute(scan);
-  return run_file(in, out, file, *compute);
+  check_variant_name(scan);
+  const bool may_use_gpu = !scan.variant.starts_with("cpu_");
+  if (may_use_gpu) start_gpu();  // overlaps opening IN and reading its first batches
+  try {
+    return run_file(in, out, file, [&] { return make_scan_compute(scan); });
+  } catch (...) {
+    // The caller may exit on this error: not while the context is created.
+    if (may_use_gpu) finish_gpu_start();
+    throw;
+  }
 }
 
 Report process_file(const std::string& in, const std::string& out, const FileOptions& file, const BatchFn& fn) {
   require(static_cast<bool>(fn), "process_file: the batch function is empty");
-  FunctionCompute compute(fn);
-  return run_file(in, out, file, compute);
+  return run_file(in, out, file, [&] { return std::make_unique<FunctionCompute>(fn); });
 }
 
 }  // namespace tessera::traces

@@ -38,15 +38,17 @@
 // Scans run on the GPU when one is present (each batch uploaded, scanned with
 // tessera::batched_scan in place, downloaded), otherwise on the host with the
 // `cpu_openmp` variant; options.variant picks any variant by name (cpu_* on
-// the host, the others on the GPU). Reading, scanning and writing overlap:
-// three batch buffers cycle through a reader thread, the scan, and a writer
-// thread.
+// the host, the others on the GPU). Reading, scanning and writing overlap: a
+// few staging buffers of whole traces (tens of MiB, never the whole file)
+// cycle through a reader thread, the scan, and a writer thread; the GPU's
+// context is created on a thread of its own while the first batches are read.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "tessera/batched_scan.hpp"
 #include "tessera/core/types.hpp"
@@ -57,7 +59,8 @@ namespace tessera::traces {
 // raw float32 works in every build.
 bool segy_supported() noexcept;
 
-// Whether scans without an explicit cpu_* variant will run on a GPU.
+// Whether scans without an explicit cpu_* variant will run on a GPU. Calls
+// start_gpu() (below) and waits for the driver's device count only.
 bool gpu_present() noexcept;
 
 // Installs SIGINT, SIGTERM and SIGHUP handlers that remove the temporaries of
@@ -88,8 +91,13 @@ struct FileOptions {
   // its size must be exactly raw_traces * raw_samples * 4 bytes.
   std::size_t raw_traces = 0;
   std::size_t raw_samples = 0;
-  // Traces per batch; 0 sizes batches from free host (and GPU) memory.
+  // Traces per batch; 0 sizes batches from the file (one batch for a few MiB,
+  // else about 1/16 of it within 4-32 MiB of float samples, whole traces,
+  // at least one) and the free host memory.
   std::size_t batch_traces = 0;
+  // With batch_traces 0: the bytes of float samples (and headers) a batch
+  // aims at instead of the file's sizing (whole traces, at least one).
+  std::size_t batch_bytes = 0;
   // Raw input that is SEG-Y by every sign (a textual header of text, a binary
   // header that decodes, traces of its size filling the file) is refused
   // unless this is set: read as raw, its headers would become samples.
@@ -125,6 +133,32 @@ struct FileInfo {
 // Reads and checks IN's headers (and size) without processing anything.
 FileInfo inspect(const std::string& in, const FileOptions& file = {});
 
+// Seconds since this process started (exec; the part before the program's
+// static initialisation comes from /proc, to its 10 ms clock tick).
+double seconds_since_start() noexcept;
+
+// One step of a run on the process's clock (seconds_since_start()).
+struct Phase {
+  std::string name;  // "read", "scan", "write" for a batch's stages; else what was done
+  long batch = -1;   // the batch of a read/scan/write, -1 otherwise
+  double start_s = 0, end_s = 0;
+};
+
+// Starts creating the GPU's context on a thread of its own (no-op without a
+// GPU build, and when already started): a run started later finds it ready or
+// closer to it. scan_file starts it itself; a program calls it first thing to
+// overlap the context with its own start-up. Anyone who started it and exits
+// early (an error) calls finish_gpu_start() first: a process must not exit
+// while the context is being created.
+void start_gpu();
+void finish_gpu_start() noexcept;
+
+// The wall time of a plain copy of IN to a hidden temporary beside OUT
+// (copy_file_range, as cp does, then fsync: what `cp IN OUT && sync` pays),
+// removed afterwards, also on SIGINT/SIGTERM/SIGHUP once
+// remove_temporaries_on_signals() is installed. For comparing a run with.
+double time_plain_copy(const std::string& in, const std::string& out);
+
 // What a run did and how long it took.
 struct Report {
   FileInfo input;
@@ -140,6 +174,10 @@ struct Report {
   // IBM output only: samples that were inf/NaN, written as the largest IBM
   // magnitude (IBM has neither).
   std::size_t nonfinite_ibm = 0;
+  // Every step on the process's clock: the GPU's start (when it ran), staging
+  // buffers, each batch's read, scan and write, fsync, rename, release.
+  std::vector<Phase> phases;
+  double finished_s = 0;  // seconds_since_start() when OUT was in place
 
   std::uint64_t sample_bytes() const { return std::uint64_t{input.traces} * input.samples * 4; }
   double traces_per_s() const { return wall_s > 0 ? input.traces / wall_s : 0; }
