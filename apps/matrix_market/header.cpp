@@ -189,9 +189,9 @@ ParsedHeader parse_header(std::string_view text, const std::string& name) {
     fail(name, line_no,
          fmt::format("a {} matrix must be square; the size line says {} x {}",
                      h.symmetry == Symmetry::symmetric ? "symmetric" : "skew-symmetric", h.rows, h.cols));
-  std::int64_t stored_max = positions;
-  if (h.symmetry == Symmetry::symmetric) stored_max = h.rows * (h.rows + 1) / 2;
-  if (h.symmetry == Symmetry::skew_symmetric) stored_max = h.rows * (h.rows - 1) / 2;
+  // The lower triangle with its diagonal (a skew-symmetric file may state
+  // zeros on its diagonal).
+  const std::int64_t stored_max = h.symmetry == Symmetry::general ? positions : h.rows * (h.rows + 1) / 2;
   if (h.entries > stored_max)
     fail(name, line_no,
          fmt::format("the size line declares {} entries but a {}{} x {} matrix stores at most {}", h.entries,

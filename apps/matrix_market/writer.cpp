@@ -66,6 +66,11 @@ void write_coo(const std::string& path, const Coo<T>& coo) {
     if (coo.row[k] < 0 || coo.row[k] >= coo.rows || coo.col[k] < 0 || coo.col[k] >= coo.cols)
       throw Error(fmt::format("{}: COO entry {} at ({}, {}) is outside the {} x {} matrix (0-based)", path, k,
                               coo.row[k], coo.col[k], coo.rows, coo.cols));
+  // The format (and so the reader) allows no more entries than positions.
+  require(static_cast<std::int64_t>(coo.val.size()) <= coo.rows * coo.cols,
+          fmt::format("{}: {} entries in a {} x {} matrix: more than its positions, which a Matrix Market file "
+                      "cannot hold (to_csr sums the duplicates)",
+                      path, coo.val.size(), coo.rows, coo.cols));
   detail::AtomicFile file(path);
   file.write(fmt::format("%%MatrixMarket matrix coordinate real general\n{} {} {}\n", coo.rows, coo.cols,
                          coo.val.size()));
