@@ -3,6 +3,8 @@
 // symmetry and field, dense arrays, layout freedoms (comments, blank lines,
 // tabs, CR LF, case), the parallel parse against the serial one, and the
 // writer's all-or-nothing guarantee.
+#include <charconv>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -240,6 +242,77 @@ TEST(MatrixMarketWriter, AllOrNothing) {
   EXPECT_EQ(dir.entries(), 1u);
   EXPECT_NE(error_of([&] { (void)mm::read_coo<double>(dir.path("missing.mtx")); }).find("missing.mtx: cannot open"),
             std::string::npos);
+}
+
+}  // namespace
+
+namespace {
+
+// Number texts of every shape the fast paths see or must refuse: shortest
+// round-trip forms, fixed digit counts up to 25, leading/trailing zeros,
+// exponents at and past the fast path's limits, midpoint-prone short values.
+std::vector<std::string> number_texts(std::mt19937_64& rng, int count) {
+  std::vector<std::string> out = {"0", "-0", "0.0", "1", "-1", ".5", "5.", "00012", "0.000000000000000000000000001",
+                                  "1e27", "1e28", "1e-27", "1e-28", "9007199254740993", "9007199254740992.5",
+                                  "18446744073709551615", "18446744073709551616", "9999999999999999999",
+                                  "0.1", "0.30000000000000004", "3.4028235e38", "1.17549435e-38", "16777217",
+                                  "2.5E+3", "7e0", "123456789012345678901234567890"};
+  std::uniform_real_distribution<double> u(-1, 1);
+  char buf[64];
+  for (int k = 0; k < count; ++k) {
+    const double d = std::ldexp(u(rng), static_cast<int>(rng() % 120) - 60);
+    switch (rng() % 4) {
+      case 0:
+        out.emplace_back(buf, std::to_chars(buf, buf + 64, d).ptr);
+        break;
+      case 1:
+        out.emplace_back(buf, std::to_chars(buf, buf + 64, static_cast<float>(d)).ptr);
+        break;
+      case 2:
+        std::snprintf(buf, sizeof buf, "%.*g", 1 + static_cast<int>(rng() % 25), d);
+        out.emplace_back(buf);
+        break;
+      default: {
+        std::string s;
+        const int digits = 1 + static_cast<int>(rng() % 21), dot = static_cast<int>(rng() % (digits + 1));
+        for (int i = 0; i < digits; ++i) {
+          if (i == dot) s += '.';
+          s += static_cast<char>('0' + rng() % 10);
+        }
+        if (rng() % 2) s += "e" + std::to_string(static_cast<int>(rng() % 70) - 35);
+        out.push_back(s);
+      }
+    }
+  }
+  return out;
+}
+
+template <class T>
+void expect_same_as_from_chars() {
+  std::mt19937_64 rng(sizeof(T));
+  std::string text = "%%MatrixMarket matrix array real general\n";
+  std::vector<T> want;
+  std::string body;
+  for (const auto& s : number_texts(rng, 200000)) {
+    T v{};
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc{} || end != s.data() + s.size()) continue;  // out of range for T: not this test's case
+    want.push_back(v);
+    body += (rng() % 3 == 0 ? "  " : "") + s + "\n";
+  }
+  text += std::to_string(want.size()) + " 1\n" + body;
+  const auto got = mm::parse_array<T>(text, "numbers", many_chunks(2));
+  ASSERT_EQ(got.values.size(), want.size());
+  std::size_t wrong = 0;
+  for (std::size_t k = 0; k < want.size(); ++k)
+    if (!same_bits(got.values[k], want[k]) && wrong++ < 10)
+      ADD_FAILURE() << "value " << k << ": " << got.values[k] << " vs from_chars " << want[k];
+  EXPECT_EQ(wrong, 0u);
+}
+
+TEST(MatrixMarketNumbers, FastPathsMatchFromCharsBitForBit) {
+  expect_same_as_from_chars<double>();
+  expect_same_as_from_chars<float>();
 }
 
 }  // namespace

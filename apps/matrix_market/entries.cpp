@@ -16,6 +16,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "fast_number.hpp"
 #include "mm_detail.hpp"
 #include "tessera/core/error.hpp"
 
@@ -64,14 +65,11 @@ struct ChunkOutcome {
 
 // A 1-based index into [1, limit]; digits only.
 inline bool parse_index(const char*& p, const char* end, std::int64_t limit, std::int64_t& v) {
-  const char* s = p;
-  std::int64_t x = 0;
-  while (p < end && static_cast<unsigned char>(*p - '0') < 10) {
-    if (x <= limit) x = x * 10 + (*p - '0');  // saturates past `limit` (< 2^31): no overflow
-    ++p;
-  }
-  v = x;
-  return p != s && token_ends(p, end) && x >= 1 && x <= limit;
+  std::uint64_t x = 0;
+  bool fits = true;
+  const unsigned n = read_digits(p, end, x, fits);
+  v = fits ? static_cast<std::int64_t>(x) : std::numeric_limits<std::int64_t>::max();
+  return n != 0 && token_ends(p, end) && v >= 1 && v <= limit;
 }
 
 std::string index_error(const char* s, const char* end, const char* what, std::int64_t limit) {
@@ -105,6 +103,7 @@ inline bool parse_value(const char*& p, const char* end, Field field, T& v, std:
                 : fmt::format("value {} is not an integer (the field is integer)", quote_token(s, end));
     return false;
   }
+  if (parse_real_fast(p, end, v)) return true;
   const auto [q, ec] = std::from_chars(p, end, v);
   if (ec == std::errc{} && token_ends(q, end)) {
     p = q;
