@@ -28,8 +28,11 @@ namespace mm = tessera::mm;
 
 class ScratchDir {
  public:
-  ScratchDir() {
-    std::string tmpl = (fs::temp_directory_path() / "tessera-mm-XXXXXX").string();
+  // `in_memory`: under /dev/shm when there is one, where fsync costs nothing
+  // (for tests that write thousands of files).
+  explicit ScratchDir(bool in_memory = false) {
+    const fs::path base = in_memory && fs::is_directory("/dev/shm") ? fs::path("/dev/shm") : fs::temp_directory_path();
+    std::string tmpl = (base / "tessera-mm-XXXXXX").string();
     if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
     dir_ = tmpl;
   }

@@ -1,4 +1,4 @@
-// tessera::mm under random damage: thousands of mutations of valid files
+// tessera::mm under random damage: 20,000 mutations of valid files
 // (byte changes, truncations, deleted, duplicated and inserted lines). Each
 // must either raise tessera::Error (the same message on one thread and in
 // many chunks) or give a well-formed matrix that the one-thread parse, the
@@ -41,7 +41,7 @@ std::string mutate(std::string s, std::mt19937_64& rng) {
   static const std::string interesting = "0123456789 \t\n\r-+.eE%x";
   const int rounds = 1 + static_cast<int>(rng() % 3);
   for (int r = 0; r < rounds; ++r) {
-    if (s.empty()) s = "\n";
+    if (s.empty()) s.push_back('\n');  // (not s = "\n": GCC 12 warns, -Wrestrict false positive)
     const std::size_t at = rng() % s.size();
     auto lines = lines_of(s);
     const std::size_t li = rng() % lines.size();
@@ -114,7 +114,7 @@ void check_one(const std::string& text, const ScratchDir& dir) {
 }
 
 TEST(MatrixMarketFuzz, MutatedFilesThrowOrReparseConsistently) {
-  ScratchDir dir;
+  const ScratchDir dir(/*in_memory=*/true);
   std::mt19937_64 rng(0x6d747821);
   const auto seeds = seed_files();
   for (const auto& s : seeds) check_one(s, dir);  // the seeds themselves are valid
@@ -123,7 +123,7 @@ TEST(MatrixMarketFuzz, MutatedFilesThrowOrReparseConsistently) {
                                                          : (void)mm::parse_csr<double>(s, "seed")));
   const auto start = std::chrono::steady_clock::now();
   int accepted = 0, refused = 0;
-  for (int k = 0; k < 4000; ++k) {
+  for (int k = 0; k < 20000; ++k) {
     const std::string text = mutate(seeds[rng() % seeds.size()], rng);
     SCOPED_TRACE(::testing::Message() << "mutation " << k << ": [" << text << "]");
     const bool ok = error_of([&] {
@@ -137,8 +137,8 @@ TEST(MatrixMarketFuzz, MutatedFilesThrowOrReparseConsistently) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_LT(seconds, 10.0);
   // Both outcomes occur (a fuzzer that only ever breaks files tests little).
-  EXPECT_GT(accepted, 100);
-  EXPECT_GT(refused, 1000);
+  EXPECT_GT(accepted, 500);
+  EXPECT_GT(refused, 5000);
   std::printf("fuzz: %d accepted, %d refused in %.2f s\n", accepted, refused, seconds);
 }
 

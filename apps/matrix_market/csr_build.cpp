@@ -89,8 +89,10 @@ Csr<T> build_csr(std::int64_t rows, std::int64_t cols, const std::vector<Segment
   csr.row_offsets.assign(nrows + 1, 0);
   if (total == 0) return csr;
 
+  // A thread per 64 Ki entries at most: small inputs stay on one thread.
+  threads = static_cast<unsigned>(std::clamp<std::size_t>(total >> 16, 1, std::max(1u, threads)));
   // One histogram of rows per thread: bounded to about the entries' own size.
-  unsigned parts = std::max(1u, threads);
+  unsigned parts = threads;
   while (parts > 1 && nrows * parts > std::max<std::size_t>(total * 2, std::size_t{1} << 23)) --parts;
   parts = static_cast<unsigned>(std::min<std::size_t>(parts, total));
   std::vector<std::vector<std::int64_t>> cursor(parts);
@@ -123,7 +125,7 @@ Csr<T> build_csr(std::int64_t rows, std::int64_t cols, const std::vector<Segment
   cursor.shrink_to_fit();
 
   // Rows in ranges of about equal entries, one range per thread.
-  const unsigned ranges = std::max(1u, threads);
+  const unsigned ranges = threads;
   std::vector<std::size_t> row_bounds(ranges + 1, nrows);
   row_bounds[0] = 0;
   for (unsigned k = 1; k < ranges; ++k) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <new>
 
 #include "mm_detail.hpp"
 #include "tessera/core/error.hpp"
@@ -49,7 +50,25 @@ void concatenate(std::vector<V*>&& parts, V& out, unsigned threads) {
 
 unsigned threads_of(const ReadOptions& options) { return detail::thread_count(options.threads, ~std::size_t{0}, 1); }
 
+template <class F>
+auto with_memory_error(const std::string& name, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    throw Error(fmt::format("{}: out of memory while reading it (the size line may ask for more than this machine has)",
+                            name));
+  }
+}
+
 }  // namespace
+
+// The readers' bodies, wrapped by with_memory_error.
+template <class T>
+static Coo<T> assemble_coo(std::string_view text, const std::string& name, const ReadOptions& options);
+template <class T>
+static Csr<T> assemble_csr(std::string_view text, const std::string& name, const ReadOptions& options);
+template <class T>
+static Dense<T> assemble_array(std::string_view text, const std::string& name, const ReadOptions& options);
 
 Header read_header(const std::string& path) {
   const detail::FileText file(path);
@@ -58,6 +77,11 @@ Header read_header(const std::string& path) {
 
 template <class T>
 Coo<T> parse_coo(std::string_view text, const std::string& name, const ReadOptions& options) {
+  return with_memory_error(name, [&] { return assemble_coo<T>(text, name, options); });
+}
+
+template <class T>
+static Coo<T> assemble_coo(std::string_view text, const std::string& name, const ReadOptions& options) {
   const ParsedHeader ph = expect(text, name, Format::coordinate);
   auto parts = detail::parse_coordinate_entries<T>(text, ph, name, options);
   Coo<T> coo;
@@ -79,6 +103,11 @@ Coo<T> parse_coo(std::string_view text, const std::string& name, const ReadOptio
 
 template <class T>
 Csr<T> parse_csr(std::string_view text, const std::string& name, const ReadOptions& options) {
+  return with_memory_error(name, [&] { return assemble_csr<T>(text, name, options); });
+}
+
+template <class T>
+static Csr<T> assemble_csr(std::string_view text, const std::string& name, const ReadOptions& options) {
   const ParsedHeader ph = expect(text, name, Format::coordinate);
   const auto parts = detail::parse_coordinate_entries<T>(text, ph, name, options);
   std::vector<detail::Segment<T>> segments;
@@ -88,6 +117,11 @@ Csr<T> parse_csr(std::string_view text, const std::string& name, const ReadOptio
 
 template <class T>
 Dense<T> parse_array(std::string_view text, const std::string& name, const ReadOptions& options) {
+  return with_memory_error(name, [&] { return assemble_array<T>(text, name, options); });
+}
+
+template <class T>
+static Dense<T> assemble_array(std::string_view text, const std::string& name, const ReadOptions& options) {
   const ParsedHeader ph = expect(text, name, Format::array);
   auto parts = detail::parse_array_entries<T>(text, ph, name, options);
   Dense<T> dense;

@@ -41,7 +41,7 @@ void write_lines(detail::AtomicFile& file, std::size_t n, Format format) {
   for (std::size_t base = 0; base < n; base += BATCH * buffers.size()) {
     detail::run_parallel(static_cast<unsigned>(buffers.size()), [&](unsigned t) {
       const std::size_t first = std::min(n, base + BATCH * t), last = std::min(n, first + BATCH);
-      buffers[t].resize(BATCH * MAX_LINE);
+      buffers[t].resize((last - first) * MAX_LINE);
       lengths[t] = static_cast<std::size_t>(format(first, last, buffers[t].data()) - buffers[t].data());
     });
     for (std::size_t t = 0; t < buffers.size(); ++t) file.write({buffers[t].data(), lengths[t]});
