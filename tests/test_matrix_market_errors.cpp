@@ -89,6 +89,7 @@ TEST(MatrixMarketErrors, Entries) {
       {"two dots", GEN + "3 3 1\n1 1 1..2\n", 3, "not a number"},
       {"trailing garbage", GEN + "3 3 2\n1 1 1\n2 2 2.0 extra\n", 4, "trailing 'extra'"},
       {"missing value", GEN + "3 3 1\n1 1\n", 3, "missing value"},
+      {"lone carriage return", GEN + "3 3 2\n1 1 1\n2 2 2\rx\n", 4, "carriage return inside the line"},
       {"missing column", GEN + "3 3 1\n1\n", 3, "missing column index"},
       {"float index", GEN + "3 3 1\n1.0 1 1\n", 3, "not a positive integer"},
       {"comment among entries", GEN + "3 3 2\n1 1 1\n% late\n2 2 2\n", 4, "comment among the entries"},

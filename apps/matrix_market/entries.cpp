@@ -129,6 +129,7 @@ inline bool parse_value(const char*& p, const char* end, Field field, T& v, std:
 
 // Error-message tail for a line that should have ended.
 std::string trailing_error(const char* p, const char* end) {
+  if (*p == '\r') return "a carriage return inside the line (CR is allowed only before the LF)";
   return fmt::format("trailing {} after the entry", quote_token(p, end));
 }
 
@@ -232,8 +233,9 @@ ChunkOutcome parse_array_chunk(const char* p, const char* end, const EntryRules&
     if (!parse_value(q, end, r.field, v, error)) return fail_line(std::move(error));
     q = skip_blanks(q, end);
     const char* next = past_line_end(q, end);
-    if (next == nullptr) return fail_line(fmt::format("trailing {} after the value (one value a line)",
-                                                      quote_token(q, end)));
+    if (next == nullptr)
+      return fail_line(*q == '\r' ? trailing_error(q, end)
+                                  : fmt::format("trailing {} after the value (one value a line)", quote_token(q, end)));
     out.push_back(v);
     ++o.stored;
     p = next;
