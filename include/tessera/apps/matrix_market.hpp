@@ -36,8 +36,10 @@
 //   "FILE:LINE: " and says what is wrong; nothing is returned on error.
 //
 // Speed: the entry section is split into one chunk per thread at line
-// boundaries and parsed in parallel (std::from_chars on an mmap of the file);
-// docs/matrix_market.md gives the measured MB/s.
+// boundaries and parsed in parallel on an mmap of the file (numbers through
+// exact fast paths, else std::from_chars); docs/matrix_market.md gives the
+// measured MB/s. `write_coo` refuses more entries than rows*cols (no file may
+// hold them; to_csr sums duplicates first).
 //
 // Write: coordinate real general (COO in its order, CSR row by row) and array
 // real general; values in the shortest text that reads back to the same bits.
