@@ -1,0 +1,204 @@
+// SpMV step 8 — CSR nonzero split: tessera's load-balanced CSR. Tiles of
+// TILE consecutive nonzeros, whatever rows they fall in, so every block does
+// the same work and no row length can stall the grid (a 1e5-entry row is
+// ~100 tiles spread over the GPU, not one thread's or one warp's loop).
+//
+// Per tile (one block):
+//   - thread 0 finds the rows the tile owns by binary search in the row
+//     offsets: the rows whose end lies in (begin, end] of the tile (tile 0
+//     also owns the leading empty rows), so every row, empty ones included,
+//     is owned by exactly one tile;
+//   - the tile's products val[k] * x[col[k]] go to shared memory, values and
+//     columns read with 16-byte vector loads marked streaming (__ldcs: read
+//     once, they should not evict x from L2) and x through the read-only
+//     path (__ldg);
+//   - each owned row's part of the tile (a segment) is summed by one thread
+//     when it has at most SHORT_SEGMENT entries, by a warp (lanes strided,
+//     xor tree) otherwise; so is the tile's tail, the part of the next row
+//     that goes on past the tile (its carry);
+//   - an owned row that began before the tile leaves its part in `head`; a
+//     second kernel adds to it the carries of the tiles it crossed, nearest
+//     first, and writes y.
+// Deterministic: every sum has a fixed order (in the tile by position, the
+// carries by tile), so the same bits come out every run. Bytes: values and
+// columns once, row offsets once (plus two binary searches a tile, cached),
+// x, y once, and 2 values + 1 index a tile of workspace (~1% at TILE 1024).
+// Expected: the bandwidth of its bytes on every matrix shape.
+#include <cstdint>
+
+#include "families/spmv/common.cuh"
+#include "families/spmv/cuda_rungs.hpp"
+
+namespace tessera::spmv_impl {
+
+namespace {
+
+constexpr int ITEMS = 4;                          // nonzeros a thread loads: one 16-byte load of columns
+constexpr int TILE = gpu::BLOCK_THREADS * ITEMS;  // 1024 nonzeros a block
+constexpr int SHORT_SEGMENT = 32;                 // longer segments are summed by a warp
+constexpr int WARPS = gpu::BLOCK_THREADS / 32;
+constexpr int MAX_LONG = TILE / (SHORT_SEGMENT + 1) + 1;  // segments longer than SHORT_SEGMENT a tile, at most
+
+template <class T>
+struct Cut {
+  T* carry;                // the tile's tail: the part of the row that goes on past the tile
+  T* head;                 // the tile's first owned row's part, when that row began before the tile
+  std::int64_t* head_row;  // that row, or -1
+};
+
+// The first r in [0, rows) with off[r + 1] > v, or rows.
+__device__ std::int64_t rows_ending_after(const std::int64_t* off, std::int64_t rows, std::int64_t v) {
+  std::int64_t lo = 0, hi = rows;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (off[mid + 1] > v) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+template <class T, bool VECTOR>
+__device__ void load_products(T* product, std::int64_t begin, int count, const std::int32_t* __restrict__ col,
+                              const T* __restrict__ val, const T* __restrict__ x) {
+  if (VECTOR && count == TILE) {
+    const int i = threadIdx.x * ITEMS;
+    const int4 c = __ldcs(reinterpret_cast<const int4*>(col + begin + i));
+    if constexpr (sizeof(T) == 4) {
+      const float4 v = __ldcs(reinterpret_cast<const float4*>(val + begin + i));
+      reinterpret_cast<float4*>(product)[threadIdx.x] =
+          make_float4(v.x * gpu::load_x(x, c.x), v.y * gpu::load_x(x, c.y), v.z * gpu::load_x(x, c.z),
+                      v.w * gpu::load_x(x, c.w));
+    } else {
+      const double2 v0 = __ldcs(reinterpret_cast<const double2*>(val + begin + i));
+      const double2 v1 = __ldcs(reinterpret_cast<const double2*>(val + begin + i + 2));
+      reinterpret_cast<double2*>(product)[2 * threadIdx.x] =
+          make_double2(v0.x * gpu::load_x(x, c.x), v0.y * gpu::load_x(x, c.y));
+      reinterpret_cast<double2*>(product)[2 * threadIdx.x + 1] =
+          make_double2(v1.x * gpu::load_x(x, c.z), v1.y * gpu::load_x(x, c.w));
+    }
+  } else {
+    for (int i = threadIdx.x; i < count; i += gpu::BLOCK_THREADS)
+      product[i] = __ldcs(val + begin + i) * gpu::load_x(x, __ldcs(col + begin + i));
+  }
+}
+
+template <class T, bool VECTOR>
+__global__ __launch_bounds__(gpu::BLOCK_THREADS) void nnz_split_tiles_kernel(
+    std::int64_t rows, std::int64_t nnz, const std::int64_t* __restrict__ off, const std::int32_t* __restrict__ col,
+    const T* __restrict__ val, const T* __restrict__ x, T* __restrict__ y, T alpha, T beta, Cut<T> cut) {
+  __shared__ __align__(16) T product[TILE];
+  __shared__ std::int64_t owned[2];
+  __shared__ std::int64_t long_segments[MAX_LONG];
+  __shared__ int long_count;
+  const std::int64_t t = blockIdx.x;
+  const std::int64_t begin = t * TILE;
+  const int count = int(min(std::int64_t(TILE), nnz - begin));
+  const std::int64_t end = begin + count;
+  if (threadIdx.x == 0) {
+    owned[0] = t == 0 ? 0 : rows_ending_after(off, rows, begin);
+    owned[1] = end == nnz ? rows : rows_ending_after(off, rows, end);
+    long_count = 0;
+    cut.head_row[t] = -1;
+  }
+  load_products<T, VECTOR>(product, begin, count, col, val, x);
+  __syncthreads();
+  const std::int64_t lo = owned[0], hi = owned[1];
+
+  // Segment s < hi - lo: owned row lo + s; segment hi - lo: the tail.
+  auto bounds = [&](std::int64_t s, std::int64_t& b, std::int64_t& e) {
+    const std::int64_t r = lo + s;
+    if (r < hi) {
+      b = max(off[r], begin);
+      e = off[r + 1];
+    } else {
+      b = hi > lo ? off[hi] : begin;
+      e = end;
+    }
+  };
+  auto finish = [&](std::int64_t s, T sum) {
+    const std::int64_t r = lo + s;
+    if (r == hi) cut.carry[t] = sum;
+    else if (off[r] < begin) {
+      cut.head[t] = sum;
+      cut.head_row[t] = r;
+    } else {
+      gpu::write_row(y, r, sum, alpha, beta);
+    }
+  };
+
+  const std::int64_t segments = hi - lo + 1;
+  for (std::int64_t s = threadIdx.x; s < segments; s += gpu::BLOCK_THREADS) {
+    std::int64_t b, e;
+    bounds(s, b, e);
+    if (e - b > SHORT_SEGMENT) {
+      long_segments[atomicAdd(&long_count, 1)] = s;  // the list's order varies; each sum's does not
+      continue;
+    }
+    T sum = 0;
+    for (std::int64_t k = b; k < e; ++k) sum += product[k - begin];
+    finish(s, sum);
+  }
+  __syncthreads();
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  for (int i = warp; i < long_count; i += WARPS) {
+    const std::int64_t s = long_segments[i];
+    std::int64_t b, e;
+    bounds(s, b, e);
+    T sum = 0;
+    for (std::int64_t k = b + lane; k < e; k += 32) sum += product[k - begin];
+#pragma unroll
+    for (int width = 16; width > 0; width /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, width);
+    if (lane == 0) finish(s, sum);
+  }
+}
+
+// One thread per tile whose first owned row began before it: the row's
+// head plus the carries of the tiles it crossed, nearest first.
+template <class T>
+__global__ void nnz_split_fixup_kernel(std::int64_t tiles, const std::int64_t* __restrict__ off, T* __restrict__ y,
+                                       T alpha, T beta, Cut<T> cut) {
+  const std::int64_t t = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
+  if (t >= tiles) return;
+  const std::int64_t r = cut.head_row[t];
+  if (r < 0) return;
+  T sum = cut.head[t];
+  const std::int64_t first_tile = off[r] / TILE;
+  for (std::int64_t p = t - 1; p >= first_tile; --p) sum += cut.carry[p];
+  gpu::write_row(y, r, sum, alpha, beta);
+}
+
+std::int64_t tiles_of(std::int64_t nnz) { return nnz > 0 ? (nnz + TILE - 1) / TILE : 1; }
+std::size_t align256(std::size_t b) { return (b + 255) / 256 * 256; }
+
+bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+}  // namespace
+
+void run_csr_nnz_split(const SpmvCall& c) {
+  if (c.spec.rows == 0) return;
+  gpu::dispatch_value(c.spec.dtype, "csr_nnz_split", [&]<class T>() {
+    const std::int64_t tiles = tiles_of(c.spec.nnz);
+    auto* base = static_cast<unsigned char*>(c.workspace);
+    const std::size_t slot = align256(std::size_t(tiles) * sizeof(T));
+    Cut<T> cut{reinterpret_cast<T*>(base), reinterpret_cast<T*>(base + slot),
+               reinterpret_cast<std::int64_t*>(base + 2 * slot)};
+    const auto* val = static_cast<const T*>(c.a.values);
+    const auto* x = static_cast<const T*>(c.x);
+    auto* y = static_cast<T*>(c.y);
+    const bool vector = aligned16(val) && aligned16(c.a.col_indices);
+    const auto kernel = vector ? nnz_split_tiles_kernel<T, true> : nnz_split_tiles_kernel<T, false>;
+    detail::launch("spmv_nnz_split_tiles_kernel", kernel, dim3(unsigned(tiles)), dim3(gpu::BLOCK_THREADS), 0,
+                   c.stream, std::size_t(c.spec.nnz), c.spec.rows, c.spec.nnz, c.a.row_offsets, c.a.col_indices, val,
+                   x, y, T(c.alpha), T(c.beta), cut);
+    detail::launch("spmv_nnz_split_fixup_kernel", nnz_split_fixup_kernel<T>,
+                   dim3(gpu::blocks_for(tiles, gpu::BLOCK_THREADS)), dim3(gpu::BLOCK_THREADS), 0, c.stream,
+                   std::size_t(tiles), tiles, c.a.row_offsets, y, T(c.alpha), T(c.beta), cut);
+  });
+}
+std::size_t ws_csr_nnz_split(const SpmvSpec& s) {
+  const std::int64_t tiles = tiles_of(s.nnz);
+  return 2 * align256(std::size_t(tiles) * value_bytes(s.dtype)) + align256(std::size_t(tiles) * 8);
+}
+bool supports_csr_nnz_split(const SpmvSpec& s) { return gpu::csr_supports(s); }
+
+}  // namespace tessera::spmv_impl

@@ -1,0 +1,106 @@
+// Device copies of the host formats (formats.hpp), as plans: prepare_X
+// converts on the host and uploads; the kernels take the views.
+#pragma once
+
+#include <fmt/format.h>
+
+#include "families/spmv/common.cuh"
+#include "families/spmv/formats.hpp"
+
+namespace tessera::spmv_impl::gpu {
+
+inline std::string mb(std::size_t bytes) { return fmt::format("{:.1f} MB", double(bytes) / 1e6); }
+
+struct EllView {
+  std::int64_t rows, width;
+  const std::int32_t* col;
+  const void* val;
+};
+struct CooView {
+  std::int64_t nnz, empty;
+  const std::int32_t *row, *col, *empty_rows;
+  const void* val;
+};
+struct JdsView {
+  std::int64_t rows, max_length;
+  const std::int32_t *perm, *length;
+  const std::int64_t* diag_offsets;
+  const std::int32_t* col;
+  const void* val;
+};
+struct SlicedView {
+  std::int64_t rows, height, slices;
+  const std::int32_t* perm;
+  const std::int64_t* slice_offsets;
+  const std::int32_t *slice_width, *col;
+  const void* val;
+};
+
+struct EllPlan : SpmvPlan {
+  DeviceBytes col, val;
+  EllView view{};
+  template <class T>
+  explicit EllPlan(const formats::Ell<T>& e) : col(upload(e.col, "ell columns")), val(upload(e.val, "ell values")) {
+    view = {e.rows, e.width, as<std::int32_t>(col), val.data()};
+  }
+};
+
+struct CooPlan : SpmvPlan {
+  DeviceBytes row, col, val, empty;
+  CooView view{};
+  template <class T>
+  explicit CooPlan(const formats::Coo<T>& c)
+      : row(upload(c.row, "coo rows")),
+        col(upload(c.col, "coo columns")),
+        val(upload(c.val, "coo values")),
+        empty(upload(c.empty_rows, "coo empty rows")) {
+    view = {std::int64_t(c.val.size()), std::int64_t(c.empty_rows.size()), as<std::int32_t>(row),
+            as<std::int32_t>(col), as<std::int32_t>(empty), val.data()};
+  }
+};
+
+struct HybPlan : SpmvPlan {
+  EllPlan ell;
+  CooPlan coo;
+  template <class T>
+  explicit HybPlan(const formats::Hyb<T>& h) : ell(h.ell), coo(h.coo) {}
+};
+
+struct JdsPlan : SpmvPlan {
+  DeviceBytes perm, length, diag, col, val;
+  JdsView view{};
+  template <class T>
+  explicit JdsPlan(const formats::Jds<T>& j)
+      : perm(upload(j.perm, "jds permutation")),
+        length(upload(j.length, "jds row lengths")),
+        diag(upload(j.diag_offsets, "jds diagonal offsets")),
+        col(upload(j.col, "jds columns")),
+        val(upload(j.val, "jds values")) {
+    view = {j.rows, std::int64_t(j.diag_offsets.size()) - 1, as<std::int32_t>(perm), as<std::int32_t>(length),
+            as<std::int64_t>(diag), as<std::int32_t>(col), val.data()};
+  }
+};
+
+struct SlicedPlan : SpmvPlan {
+  DeviceBytes perm, offsets, width, col, val;
+  SlicedView view{};
+  template <class T>
+  explicit SlicedPlan(const formats::Sliced<T>& s)
+      : perm(upload(s.perm, "sliced permutation")),
+        offsets(upload(s.slice_offsets, "slice offsets")),
+        width(upload(s.slice_width, "slice widths")),
+        col(upload(s.col, "sliced columns")),
+        val(upload(s.val, "sliced values")) {
+    view = {s.rows, s.height, s.slices(), as<std::int32_t>(perm), as<std::int64_t>(offsets),
+            as<std::int32_t>(width), as<std::int32_t>(col), val.data()};
+  }
+};
+
+template <class P>
+const P& plan_of(const SpmvCall& c, const char* who) {
+  const auto* p = dynamic_cast<const P*>(c.plan);
+  if (p == nullptr) throw Error(std::string("spmv/") + who + ": run without its prepared format");
+  return *p;
+}
+
+}  // namespace tessera::spmv_impl::gpu
