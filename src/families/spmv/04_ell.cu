@@ -10,7 +10,7 @@
 // 4.98 mean) and impossible on power-law matrices (width 1e5 x 2M rows):
 // the bench skips it when the padded format passes ELL_MAX_FOOTPRINT times
 // the CSR bytes. Expected: near the bandwidth of its (padded) bytes.
-#include "families/spmv/device_formats.cuh"
+#include "families/spmv/common.cuh"
 #include "families/spmv/cuda_rungs.hpp"
 
 namespace tessera::spmv_impl {
@@ -52,23 +52,5 @@ void run_ell(const SpmvCall& c) {
 }
 std::size_t ws_ell(const SpmvSpec&) { return 0; }
 bool supports_ell(const SpmvSpec& s) { return gpu::format_supports(s); }
-
-std::unique_ptr<SpmvPlan> prepare_ell(const PrepareArgs& args) {
-  std::unique_ptr<SpmvPlan> out;
-  gpu::dispatch_value(args.spec.dtype, "ell", [&]<class T>() {
-    const Csr<T> a = gpu::host_csr<T>(args.spec, args.host);
-    const std::int64_t width = formats::row_stats(a).max_length;
-    require(formats::ell_fits(a.rows, width, a.nnz, sizeof(T)),
-            fmt::format("spmv/ell: padding every row to the longest ({} entries) would take {} for {} rows, more "
-                        "than {}x the CSR bytes; use hyb, sell_c_sigma or a CSR variant",
-                        width, gpu::mb(std::size_t(formats::ell_bytes(a.rows, width, sizeof(T)))), a.rows,
-                        formats::ELL_MAX_FOOTPRINT));
-    const auto e = formats::to_ell(a, width);
-    out = std::make_unique<gpu::EllPlan>(e);
-    out->footprint_bytes = e.bytes();
-    out->note = fmt::format("ell width {}: {}", width, gpu::mb(e.bytes()));
-  });
-  return out;
-}
 
 }  // namespace tessera::spmv_impl

@@ -17,7 +17,7 @@
 //                  thread (up to TILE serial adds from shared memory).
 // Both write the listed empty rows (y = beta * y) in a first pass: a COO
 // kernel never meets them.
-#include "families/spmv/device_formats.cuh"
+#include "families/spmv/common.cuh"
 #include "families/spmv/cuda_rungs.hpp"
 
 namespace tessera::spmv_impl {
@@ -124,22 +124,6 @@ void run_coo_atomic(const SpmvCall& c) {
 std::size_t ws_coo_atomic(const SpmvSpec&) { return 0; }
 bool supports_coo_atomic(const SpmvSpec& s) { return gpu::format_supports(s); }
 
-namespace {
-std::unique_ptr<SpmvPlan> prepare_coo(const PrepareArgs& args, const char* who) {
-  std::unique_ptr<SpmvPlan> out;
-  gpu::dispatch_value(args.spec.dtype, who, [&]<class T>() {
-    const auto coo = formats::to_coo(gpu::host_csr<T>(args.spec, args.host));
-    out = std::make_unique<gpu::CooPlan>(coo);
-    out->footprint_bytes = coo.bytes();
-    out->note = fmt::format("coo {} entries, {} empty rows: {}", coo.val.size(), coo.empty_rows.size(),
-                            gpu::mb(coo.bytes()));
-  });
-  return out;
-}
-}  // namespace
-
-std::unique_ptr<SpmvPlan> prepare_coo_atomic(const PrepareArgs& args) { return prepare_coo(args, "coo_atomic"); }
-
 // ---- coo_segmented
 
 void run_coo_segmented(const SpmvCall& c) {
@@ -166,6 +150,5 @@ std::size_t ws_coo_segmented(const SpmvSpec& s) {
   return 2 * gpu::align256(std::size_t(tiles) * value_bytes(s.dtype)) + gpu::align256(std::size_t(tiles) * 4);
 }
 bool supports_coo_segmented(const SpmvSpec& s) { return gpu::format_supports(s); }
-std::unique_ptr<SpmvPlan> prepare_coo_segmented(const PrepareArgs& args) { return prepare_coo(args, "coo_segmented"); }
 
 }  // namespace tessera::spmv_impl

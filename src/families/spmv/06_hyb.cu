@@ -10,7 +10,7 @@
 // (alpha * its ELL part + beta * y); the COO kernel then adds the tails.
 // Not deterministic where a row has a COO tail (atomic order). Expected:
 // ELL's speed on stencils (no tail), and a usable power-law rung.
-#include "families/spmv/device_formats.cuh"
+#include "families/spmv/common.cuh"
 #include "families/spmv/cuda_rungs.hpp"
 
 namespace tessera::spmv_impl {
@@ -31,19 +31,5 @@ void run_hyb(const SpmvCall& c) {
 }
 std::size_t ws_hyb(const SpmvSpec&) { return 0; }
 bool supports_hyb(const SpmvSpec& s) { return gpu::format_supports(s); }
-
-std::unique_ptr<SpmvPlan> prepare_hyb(const PrepareArgs& args) {
-  std::unique_ptr<SpmvPlan> out;
-  gpu::dispatch_value(args.spec.dtype, "hyb", [&]<class T>() {
-    const Csr<T> a = gpu::host_csr<T>(args.spec, args.host);
-    const std::int64_t width = formats::choose_hyb_width(formats::row_stats(a), a.rows, sizeof(T));
-    const auto h = formats::to_hyb(a, width);
-    out = std::make_unique<gpu::HybPlan>(h);
-    out->footprint_bytes = h.bytes();
-    out->note = fmt::format("hyb ell width {} ({}) + coo {} entries ({}): {}", width, gpu::mb(h.ell.bytes()),
-                            h.coo.val.size(), gpu::mb(h.coo.bytes()), gpu::mb(h.bytes()));
-  });
-  return out;
-}
 
 }  // namespace tessera::spmv_impl

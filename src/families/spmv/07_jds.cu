@@ -23,8 +23,6 @@ namespace tessera::spmv_impl {
 
 namespace {
 
-constexpr std::int64_t SECTION_ROWS = 256;  // a block of rows: bounded padding even on power-law matrices
-
 template <class T>
 __global__ __launch_bounds__(gpu::BLOCK_THREADS) void jds_kernel(gpu::JdsView j, const T* __restrict__ x,
                                                                  T* __restrict__ y, T alpha, T beta) {
@@ -54,25 +52,10 @@ void run_jds(const SpmvCall& c) {
 std::size_t ws_jds(const SpmvSpec&) { return 0; }
 bool supports_jds(const SpmvSpec& s) { return gpu::format_supports(s); }
 
-std::unique_ptr<SpmvPlan> prepare_jds(const PrepareArgs& args) {
-  std::unique_ptr<SpmvPlan> out;
-  gpu::dispatch_value(args.spec.dtype, "jds", [&]<class T>() {
-    const auto j = formats::to_jds(gpu::host_csr<T>(args.spec, args.host));
-    out = std::make_unique<gpu::JdsPlan>(j);
-    out->footprint_bytes = j.bytes();
-    out->note = fmt::format("jds {} diagonals: {}", j.diag_offsets.size() - 1, gpu::mb(j.bytes()));
-  });
-  return out;
-}
-
 void run_jds_ell_sections(const SpmvCall& c) {
   const auto& plan = gpu::plan_of<gpu::SlicedPlan>(c, "jds_ell_sections");
   gpu::dispatch_value(c.spec.dtype, "jds_ell_sections", [&]<class T>() { gpu::launch_sliced<T>(plan.view, c); });
 }
 std::size_t ws_jds_ell_sections(const SpmvSpec&) { return 0; }
 bool supports_jds_ell_sections(const SpmvSpec& s) { return gpu::format_supports(s); }
-std::unique_ptr<SpmvPlan> prepare_jds_ell_sections(const PrepareArgs& args) {
-  return gpu::prepare_sliced(args, SECTION_ROWS, std::max<std::int64_t>(args.spec.rows, 1), "jds_ell_sections");
-}
-
 }  // namespace tessera::spmv_impl

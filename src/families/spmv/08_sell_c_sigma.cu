@@ -13,19 +13,10 @@
 
 namespace tessera::spmv_impl {
 
-namespace {
-constexpr std::int64_t SELL_C = 32;       // a warp a slice
-constexpr std::int64_t SELL_SIGMA = 1024; // sort window: 32 slices
-}  // namespace
-
 void run_sell_c_sigma(const SpmvCall& c) {
   const auto& plan = gpu::plan_of<gpu::SlicedPlan>(c, "sell_c_sigma");
   gpu::dispatch_value(c.spec.dtype, "sell_c_sigma", [&]<class T>() { gpu::launch_sliced<T>(plan.view, c); });
 }
 std::size_t ws_sell_c_sigma(const SpmvSpec&) { return 0; }
 bool supports_sell_c_sigma(const SpmvSpec& s) { return gpu::format_supports(s); }
-std::unique_ptr<SpmvPlan> prepare_sell_c_sigma(const PrepareArgs& args) {
-  return gpu::prepare_sliced(args, SELL_C, SELL_SIGMA, "sell_c_sigma");
-}
-
 }  // namespace tessera::spmv_impl

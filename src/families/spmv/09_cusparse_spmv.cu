@@ -9,9 +9,10 @@
 // the combination cuSPARSE is tuned for; past that, a 64-bit copy of the
 // columns and 64I/64I.
 #include <cusparse.h>
-#include <fmt/format.h>
 
 #include <array>
+#include <cstdio>
+#include <string>
 #include <mutex>
 
 #include "families/spmv/common.cuh"
@@ -24,7 +25,8 @@ namespace {
 
 void check_cusparse(cusparseStatus_t s, const char* call, const char* file, int line) {
   if (s != CUSPARSE_STATUS_SUCCESS)
-    throw Error(fmt::format("{} failed at {}:{}: {} ({})", call, file, line, cusparseGetErrorString(s), int(s)));
+    throw Error(std::string(call) + " failed at " + file + ":" + std::to_string(line) + ": " +
+                cusparseGetErrorString(s) + " (" + std::to_string(int(s)) + ")");
 }
 #define TESSERA_CUSPARSE(call) check_cusparse((call), #call, __FILE__, __LINE__)
 
@@ -39,7 +41,7 @@ HandleSlot& slot_of_current_device() {
   static std::array<HandleSlot, 64> slots;
   int device = 0;
   TESSERA_CUDA(cudaGetDevice(&device));
-  require(device >= 0 && device < 64, fmt::format("spmv/cusparse_spmv: device ordinal {} out of range", device));
+  require(device >= 0 && device < 64, "spmv/cusparse_spmv: device ordinal " + std::to_string(device) + " out of range");
   return slots[std::size_t(device)];
 }
 
@@ -114,8 +116,11 @@ std::unique_ptr<SpmvPlan> prepare_cusparse_spmv(const PrepareArgs& args) {
   plan->buffer = DeviceBytes(bytes, "cusparse SpMV buffer");
   TESSERA_CUDA(cudaStreamSynchronize(stream));
   plan->footprint_bytes = csr_bytes(s) + plan->index_copy.bytes() + bytes;
-  plan->note = fmt::format("csr {} index copy {:.1f} MB + buffer {} B: {:.1f} MB", index == CUSPARSE_INDEX_32I ? "32I" : "64I",
-                           double(plan->index_copy.bytes()) / 1e6, bytes, double(plan->footprint_bytes) / 1e6);
+  char note[160];
+  std::snprintf(note, sizeof note, "csr %s, index copy %.1f MB + buffer %zu B: %.1f MB",
+                index == CUSPARSE_INDEX_32I ? "32I" : "64I", double(plan->index_copy.bytes()) / 1e6, bytes,
+                double(plan->footprint_bytes) / 1e6);
+  plan->note = note;
   return plan;
 }
 

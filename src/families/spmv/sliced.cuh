@@ -5,7 +5,7 @@
 // step are consecutive; each slice runs only as long as its own longest row.
 #pragma once
 
-#include "families/spmv/device_formats.cuh"
+#include "families/spmv/common.cuh"
 
 namespace tessera::spmv_impl::gpu {
 
@@ -34,21 +34,6 @@ void launch_sliced(const SlicedView& s, const SpmvCall& c) {
   detail::launch("spmv_sliced_kernel", sliced_kernel<T>, dim3(blocks_for(s.rows, BLOCK_THREADS)),
                  dim3(BLOCK_THREADS), 0, c.stream, std::size_t(s.rows), s, static_cast<const T*>(c.x),
                  static_cast<T*>(c.y), T(c.alpha), T(c.beta));
-}
-
-// The plan of a sliced format of `height` rows a slice, sorted in windows.
-inline std::unique_ptr<SpmvPlan> prepare_sliced(const PrepareArgs& args, std::int64_t height, std::int64_t window,
-                                                const char* who) {
-  std::unique_ptr<SpmvPlan> out;
-  dispatch_value(args.spec.dtype, who, [&]<class T>() {
-    const auto s = formats::to_sliced(host_csr<T>(args.spec, args.host), height, window);
-    out = std::make_unique<SlicedPlan>(s);
-    out->footprint_bytes = s.bytes();
-    const double padding = args.spec.nnz > 0 ? double(s.col.size()) / double(args.spec.nnz) : 1.0;
-    out->note = fmt::format("{} slices of {} rows, sort window {}, {:.3f} cells a nonzero: {}", s.slices(), height,
-                            window, padding, mb(s.bytes()));
-  });
-  return out;
 }
 
 }  // namespace tessera::spmv_impl::gpu

@@ -1,15 +1,60 @@
-// Device copies of the host formats (formats.hpp), as plans: prepare_X
-// converts on the host and uploads; the kernels take the views.
+// Device copies of the host formats (formats.hpp), as plans: prepare.cpp
+// converts on the host and uploads; the kernels take the views. Plain C++
+// (the .cu rungs include it; the conversions compile as C++).
 #pragma once
 
-#include <fmt/format.h>
+#include <cstdint>
+#include <string>
+#include <vector>
 
-#include "families/spmv/common.cuh"
+#include "families/spmv/contract.hpp"
 #include "families/spmv/formats.hpp"
+#include "tessera/core/buffer.hpp"
+#include "tessera/core/error.hpp"
 
 namespace tessera::spmv_impl::gpu {
 
-inline std::string mb(std::size_t bytes) { return fmt::format("{:.1f} MB", double(bytes) / 1e6); }
+inline constexpr int BLOCK_THREADS = 256;
+
+// Calls f.template operator()<T>() for the spec's value type.
+template <class F>
+void dispatch_value(Dtype t, const char* who, F&& f) {
+  switch (t) {
+    case Dtype::f32: f.template operator()<float>(); break;
+    case Dtype::f64: f.template operator()<double>(); break;
+    default: throw Error(std::string(who) + ": spmv supports float and double values only");
+  }
+}
+
+// The CSR view of a call's host arrays.
+template <class T>
+Csr<T> host_csr(const SpmvSpec& s, const CsrArrays& a) {
+  return {s.rows, s.cols, s.nnz, a.row_offsets, a.col_indices, static_cast<const T*>(a.values)};
+}
+
+// Formats with 32-bit row indices: rows below 2^31.
+inline bool format_supports(const SpmvSpec& s) {
+  return (s.dtype == Dtype::f32 || s.dtype == Dtype::f64) && s.rows < (std::int64_t(1) << 31);
+}
+inline bool csr_supports(const SpmvSpec& s) { return s.dtype == Dtype::f32 || s.dtype == Dtype::f64; }
+
+// The sliced formats' shapes (07_jds.cu, 08_sell_c_sigma.cu).
+inline constexpr std::int64_t SECTION_ROWS = 256;  // jds_ell_sections: a block of rows, bounded padding on power laws
+inline constexpr std::int64_t SELL_C = 32;         // sell_c_sigma: a warp a slice
+inline constexpr std::int64_t SELL_SIGMA = 1024;   // sell_c_sigma: sort window, 32 slices
+
+// A host vector copied into device memory the plan owns.
+template <class V>
+DeviceBytes upload(const std::vector<V>& v, const char* what) {
+  DeviceBytes d(v.size() * sizeof(V), what);
+  d.upload(v.data(), v.size() * sizeof(V));
+  return d;
+}
+
+template <class V>
+const V* as(const DeviceBytes& d) {
+  return static_cast<const V*>(d.data());
+}
 
 struct EllView {
   std::int64_t rows, width;
@@ -95,6 +140,8 @@ struct SlicedPlan : SpmvPlan {
             as<std::int32_t>(width), as<std::int32_t>(col), val.data()};
   }
 };
+
+// The prepare_X of the format rungs (prepare.cpp), declared in cuda_rungs.hpp.
 
 template <class P>
 const P& plan_of(const SpmvCall& c, const char* who) {
