@@ -93,15 +93,26 @@ std::unique_ptr<SpmvPlan> prepare_cusparse_spmv(const PrepareArgs& args) {
                    static_cast<std::int64_t*>(plan->index_copy.data()));
     columns = plan->index_copy.data();
   }
+  // No matrix at all (no rows or no columns): nothing for cuSPARSE to do;
+  // run() writes y = beta * y itself.
+  if (s.rows == 0 || s.cols == 0) {
+    TESSERA_CUDA(cudaStreamSynchronize(stream));
+    plan->note = "empty shape: y = beta * y without cuSPARSE";
+    return plan;
+  }
   const cudaDataType vt = value_type(s.dtype);
-  TESSERA_CUSPARSE(cusparseCreateCsr(&plan->matrix, s.rows, s.cols, s.nnz, offsets, columns,
-                                     const_cast<void*>(args.device.values), index, index, CUSPARSE_INDEX_BASE_ZERO,
-                                     vt));
+  // With no nonzeros the value and column pointers may be null: any valid
+  // device address stands in (never read).
+  void* placeholder = plan->index_copy.data();
+  void* values = s.nnz > 0 ? const_cast<void*>(args.device.values) : placeholder;
+  if (s.nnz == 0) columns = placeholder;
+  TESSERA_CUSPARSE(cusparseCreateCsr(&plan->matrix, s.rows, s.cols, s.nnz, offsets, columns, values, index, index,
+                                     CUSPARSE_INDEX_BASE_ZERO, vt));
   // The buffer size depends on the shape and types only: the vectors of the
-  // query point at the matrix's values (never read).
+  // query point at the placeholder (never read).
   cusparseDnVecDescr_t vx = nullptr, vy = nullptr;
-  TESSERA_CUSPARSE(cusparseCreateDnVec(&vx, s.cols, const_cast<void*>(args.device.values), vt));
-  TESSERA_CUSPARSE(cusparseCreateDnVec(&vy, s.rows, const_cast<void*>(args.device.values), vt));
+  TESSERA_CUSPARSE(cusparseCreateDnVec(&vx, s.cols, placeholder, vt));
+  TESSERA_CUSPARSE(cusparseCreateDnVec(&vy, s.rows, placeholder, vt));
   std::size_t bytes = 0;
   const double one_d = 1.0;
   const float one_f = 1.0f;
@@ -129,6 +140,12 @@ void run_cusparse_spmv(const SpmvCall& c) {
   require(plan != nullptr, "spmv/cusparse_spmv: run without its prepared descriptor");
   const SpmvSpec& s = c.spec;
   if (s.rows == 0) return;
+  if (plan->matrix == nullptr) {  // no columns: A x is empty
+    gpu::dispatch_value(s.dtype, "cusparse_spmv", [&]<class T>() {
+      gpu::scale_rows<T>(nullptr, s.rows, static_cast<T*>(c.y), T(c.beta), c.stream);
+    });
+    return;
+  }
   const cudaDataType vt = value_type(s.dtype);
   std::lock_guard<std::mutex> lock(plan->slot->mutex);
   cusparseHandle_t h = plan->slot->handle;
