@@ -7,12 +7,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <numeric>
 #include <string>
 #include <vector>
 
 #include "families/spmv/formats.hpp"
+#include "families/spmv/nnz_split.hpp"
 #include "families/spmv/problem_check.hpp"
 #include "spmv_test_support.hpp"
 #include "tessera/core/error.hpp"
@@ -257,3 +259,75 @@ TEST(SpmvCheck, BoundCatchesWrongRows) {
 }
 
 }  // namespace
+
+// ---- csr_nnz_split's partition (nnz_split.hpp, the kernels' own
+// arithmetic), run tile by tile on the host: every row written exactly once,
+// with its own entries' sum, on shapes that put row ends on tile edges,
+// rows spanning many tiles, empty rows everywhere and no nonzeros at all.
+namespace ns = tessera::spmv_impl::nnz_split;
+
+void check_nnz_split_partition(const tessera::spmv_impl::matrices::HostMatrix<double>& mat, const std::string& what) {
+  const auto a = mat.view();
+  const std::int64_t tiles = ns::tiles_of(a.nnz);
+  std::vector<double> carry(std::size_t(tiles), 0.0), head(std::size_t(tiles), 0.0), y(std::size_t(a.rows), 0.0);
+  std::vector<std::int64_t> head_row(std::size_t(tiles), -1);
+  std::vector<int> writes(std::size_t(a.rows), 0);
+  for (std::int64_t t = 0; t < tiles; ++t) {
+    const ns::Tile tile = ns::tile_of(a.row_offsets, a.rows, a.nnz, t);
+    ASSERT_LE(tile.lo, tile.hi) << what << " tile " << t;
+    for (std::int64_t s = 0; s < tile.segments(); ++s) {
+      std::int64_t b, e;
+      ns::segment_bounds(tile, a.row_offsets, s, b, e);
+      ASSERT_LE(tile.begin, b) << what;
+      ASSERT_LE(b, e) << what;
+      ASSERT_LE(e, tile.end) << what;
+      double sum = 0;
+      for (std::int64_t k = b; k < e; ++k) sum += a.values[k];  // x = 1: the row's own values
+      switch (ns::destination(tile, a.row_offsets, s)) {
+        case ns::Destination::carry: carry[std::size_t(t)] = sum; break;
+        case ns::Destination::head:
+          ASSERT_EQ(head_row[std::size_t(t)], -1) << what << ": two heads in tile " << t;
+          head[std::size_t(t)] = sum;
+          head_row[std::size_t(t)] = tile.lo + s;
+          break;
+        case ns::Destination::y:
+          y[std::size_t(tile.lo + s)] = sum;
+          ++writes[std::size_t(tile.lo + s)];
+          break;
+      }
+    }
+  }
+  for (std::int64_t t = 0; t < tiles; ++t) {  // the fix-up kernel
+    const std::int64_t r = head_row[std::size_t(t)];
+    if (r < 0) continue;
+    double sum = head[std::size_t(t)];
+    for (std::int64_t p = t - 1; p >= ns::first_carry_tile(a.row_offsets, r); --p) sum += carry[std::size_t(p)];
+    y[std::size_t(r)] = sum;
+    ++writes[std::size_t(r)];
+  }
+  for (std::int64_t r = 0; r < a.rows; ++r) {
+    ASSERT_EQ(writes[std::size_t(r)], 1) << what << ": row " << r << " written " << writes[std::size_t(r)] << " times";
+    double want = 0;
+    for (std::int64_t k = a.row_offsets[r]; k < a.row_offsets[r + 1]; ++k) want += a.values[k];
+    ASSERT_NEAR(y[std::size_t(r)], want, 1e-9 * (1.0 + double(f::row_length(a, r)))) << what << ": row " << r;
+  }
+}
+
+TEST(SpmvNnzSplit, EveryRowOnceWithItsSum) {
+  for (const Shape& s : shapes()) check_nnz_split_partition(build<double>(s, 41), s.name);
+  namespace m = tessera::spmv_impl::matrices;
+  // Rows ending exactly on tile edges: rows of TILE / 4 entries, and of TILE.
+  for (std::int64_t len : {std::int64_t(ns::TILE) / 4, std::int64_t(ns::TILE), std::int64_t(ns::TILE) + 1}) {
+    m::HostMatrix<double> mat;
+    mat.rows = mat.cols = 40;
+    std::vector<std::int64_t> lengths(40, len);
+    lengths[3] = lengths[17] = 0;   // empty rows between cut rows
+    lengths[39] = 0;                // and trailing
+    m::allocate(mat, lengths);
+    for (std::size_t k = 0; k < mat.val.size(); ++k) mat.val[k] = double(k % 7) - 3.0;
+    check_nnz_split_partition(mat, "rows of " + std::to_string(len));
+  }
+  // One row longer than many tiles, with empty rows before and after.
+  check_nnz_split_partition(m::random_csr<double>({50, 50, 0.0, 0.0, 10 * ns::TILE + 3}, 5), "one row of 10 tiles");
+  check_nnz_split_partition(m::random_csr<double>({5000, 300, 1.0, 0.6, 3 * ns::TILE}, 6), "sparse with a long row");
+}

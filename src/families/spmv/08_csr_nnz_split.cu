@@ -28,13 +28,15 @@
 
 #include "families/spmv/common.cuh"
 #include "families/spmv/cuda_rungs.hpp"
+#include "families/spmv/nnz_split.hpp"
 
 namespace tessera::spmv_impl {
 
 namespace {
 
-constexpr int ITEMS = 4;                          // nonzeros a thread loads: one 16-byte load of columns
-constexpr int TILE = gpu::BLOCK_THREADS * ITEMS;  // 1024 nonzeros a block
+using nnz_split::TILE;                // 1024 nonzeros a block
+constexpr int ITEMS = TILE / gpu::BLOCK_THREADS;  // nonzeros a thread loads: one 16-byte load of columns
+static_assert(ITEMS == 4, "the vector loads take 4 columns (one int4) a thread");
 constexpr int SHORT_SEGMENT = 32;                 // longer segments are summed by a warp
 constexpr int WARPS = gpu::BLOCK_THREADS / 32;
 constexpr int MAX_LONG = TILE / (SHORT_SEGMENT + 1) + 1;  // segments longer than SHORT_SEGMENT a tile, at most
@@ -45,17 +47,6 @@ struct Cut {
   T* head;                 // the tile's first owned row's part, when that row began before the tile
   std::int64_t* head_row;  // that row, or -1
 };
-
-// The first r in [0, rows) with off[r + 1] > v, or rows.
-__device__ std::int64_t rows_ending_after(const std::int64_t* off, std::int64_t rows, std::int64_t v) {
-  std::int64_t lo = 0, hi = rows;
-  while (lo < hi) {
-    const std::int64_t mid = lo + (hi - lo) / 2;
-    if (off[mid + 1] > v) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
 
 template <class T, bool VECTOR>
 __device__ void load_products(T* product, std::int64_t begin, int count, const std::int32_t* __restrict__ col,
@@ -87,55 +78,42 @@ __global__ __launch_bounds__(gpu::BLOCK_THREADS) void nnz_split_tiles_kernel(
     std::int64_t rows, std::int64_t nnz, const std::int64_t* __restrict__ off, const std::int32_t* __restrict__ col,
     const T* __restrict__ val, const T* __restrict__ x, T* __restrict__ y, T alpha, T beta, Cut<T> cut) {
   __shared__ __align__(16) T product[TILE];
-  __shared__ std::int64_t owned[2];
   __shared__ std::int64_t long_segments[MAX_LONG];
   __shared__ int long_count;
   const std::int64_t t = blockIdx.x;
-  const std::int64_t begin = t * TILE;
-  const int count = int(min(std::int64_t(TILE), nnz - begin));
-  const std::int64_t end = begin + count;
+  __shared__ nnz_split::Tile tile_shared;
   if (threadIdx.x == 0) {
-    owned[0] = t == 0 ? 0 : rows_ending_after(off, rows, begin);
-    owned[1] = end == nnz ? rows : rows_ending_after(off, rows, end);
+    tile_shared = nnz_split::tile_of(off, rows, nnz, t);
     long_count = 0;
     cut.head_row[t] = -1;
   }
+  const std::int64_t begin = t * TILE;
+  const int count = int(min(std::int64_t(TILE), nnz - begin));
   load_products<T, VECTOR>(product, begin, count, col, val, x);
   __syncthreads();
-  const std::int64_t lo = owned[0], hi = owned[1];
+  const nnz_split::Tile tile = tile_shared;
 
-  // Segment s < hi - lo: owned row lo + s; segment hi - lo: the tail.
-  auto bounds = [&](std::int64_t s, std::int64_t& b, std::int64_t& e) {
-    const std::int64_t r = lo + s;
-    if (r < hi) {
-      b = max(off[r], begin);
-      e = off[r + 1];
-    } else {
-      b = hi > lo ? off[hi] : begin;
-      e = end;
-    }
-  };
   auto finish = [&](std::int64_t s, T sum) {
-    const std::int64_t r = lo + s;
-    if (r == hi) cut.carry[t] = sum;
-    else if (off[r] < begin) {
-      cut.head[t] = sum;
-      cut.head_row[t] = r;
-    } else {
-      gpu::write_row(y, r, sum, alpha, beta);
+    switch (nnz_split::destination(tile, off, s)) {
+      case nnz_split::Destination::carry: cut.carry[t] = sum; break;
+      case nnz_split::Destination::head:
+        cut.head[t] = sum;
+        cut.head_row[t] = tile.lo + s;
+        break;
+      case nnz_split::Destination::y: gpu::write_row(y, tile.lo + s, sum, alpha, beta); break;
     }
   };
 
-  const std::int64_t segments = hi - lo + 1;
+  const std::int64_t segments = tile.segments();
   for (std::int64_t s = threadIdx.x; s < segments; s += gpu::BLOCK_THREADS) {
     std::int64_t b, e;
-    bounds(s, b, e);
+    nnz_split::segment_bounds(tile, off, s, b, e);
     if (e - b > SHORT_SEGMENT) {
       long_segments[atomicAdd(&long_count, 1)] = s;  // the list's order varies; each sum's does not
       continue;
     }
     T sum = 0;
-    for (std::int64_t k = b; k < e; ++k) sum += product[k - begin];
+    for (std::int64_t k = b; k < e; ++k) sum += product[k - tile.begin];
     finish(s, sum);
   }
   __syncthreads();
@@ -143,9 +121,9 @@ __global__ __launch_bounds__(gpu::BLOCK_THREADS) void nnz_split_tiles_kernel(
   for (int i = warp; i < long_count; i += WARPS) {
     const std::int64_t s = long_segments[i];
     std::int64_t b, e;
-    bounds(s, b, e);
+    nnz_split::segment_bounds(tile, off, s, b, e);
     T sum = 0;
-    for (std::int64_t k = b + lane; k < e; k += 32) sum += product[k - begin];
+    for (std::int64_t k = b + lane; k < e; k += 32) sum += product[k - tile.begin];
 #pragma unroll
     for (int width = 16; width > 0; width /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, width);
     if (lane == 0) finish(s, sum);
@@ -162,12 +140,10 @@ __global__ void nnz_split_fixup_kernel(std::int64_t tiles, const std::int64_t* _
   const std::int64_t r = cut.head_row[t];
   if (r < 0) return;
   T sum = cut.head[t];
-  const std::int64_t first_tile = off[r] / TILE;
-  for (std::int64_t p = t - 1; p >= first_tile; --p) sum += cut.carry[p];
+  for (std::int64_t p = t - 1; p >= nnz_split::first_carry_tile(off, r); --p) sum += cut.carry[p];
   gpu::write_row(y, r, sum, alpha, beta);
 }
 
-std::int64_t tiles_of(std::int64_t nnz) { return nnz > 0 ? (nnz + TILE - 1) / TILE : 1; }
 std::size_t align256(std::size_t b) { return (b + 255) / 256 * 256; }
 
 bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
@@ -177,7 +153,7 @@ bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 
 void run_csr_nnz_split(const SpmvCall& c) {
   if (c.spec.rows == 0) return;
   gpu::dispatch_value(c.spec.dtype, "csr_nnz_split", [&]<class T>() {
-    const std::int64_t tiles = tiles_of(c.spec.nnz);
+    const std::int64_t tiles = nnz_split::tiles_of(c.spec.nnz);
     auto* base = static_cast<unsigned char*>(c.workspace);
     const std::size_t slot = align256(std::size_t(tiles) * sizeof(T));
     Cut<T> cut{reinterpret_cast<T*>(base), reinterpret_cast<T*>(base + slot),
@@ -196,7 +172,7 @@ void run_csr_nnz_split(const SpmvCall& c) {
   });
 }
 std::size_t ws_csr_nnz_split(const SpmvSpec& s) {
-  const std::int64_t tiles = tiles_of(s.nnz);
+  const std::int64_t tiles = nnz_split::tiles_of(s.nnz);
   return 2 * align256(std::size_t(tiles) * value_bytes(s.dtype)) + align256(std::size_t(tiles) * 8);
 }
 bool supports_csr_nnz_split(const SpmvSpec& s) { return gpu::csr_supports(s); }
