@@ -7,12 +7,14 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "families/spmv/contract.hpp"
+#include "families/spmv/convert.hpp"
 #include "families/spmv/formats.hpp"
 #include "spmv_test_support.hpp"
 #include "test_gpu_support.hpp"
@@ -175,3 +177,68 @@ TEST_F(SpmvGpuApi, UserWorkspace) {
 }
 
 }  // namespace
+
+// ---- the GPU conversions (convert.cu) against the host ones (formats.hpp),
+// byte for byte, on every shape.
+namespace conversions {
+
+namespace f = tessera::spmv_impl::formats;
+namespace g = tessera::spmv_impl::gpu;
+
+template <class V>
+std::vector<V> download(const void* p, std::size_t n) {
+  std::vector<V> out(n);
+  if (n > 0) TESSERA_CUDA(cudaMemcpy(out.data(), p, n * sizeof(V), cudaMemcpyDeviceToHost));
+  return out;
+}
+
+template <class T>
+void expect_coo_equal(const g::CooView& v, const f::Coo<T>& want, const std::string& what, bool with_empty) {
+  EXPECT_EQ(v.nnz, std::int64_t(want.val.size())) << what;
+  EXPECT_EQ(download<std::int32_t>(v.row, want.row.size()), want.row) << what << " rows";
+  EXPECT_EQ(download<std::int32_t>(v.col, want.col.size()), want.col) << what << " columns";
+  EXPECT_EQ(download<T>(v.val, want.val.size()), want.val) << what << " values";
+  if (with_empty) {
+    EXPECT_EQ(v.empty, std::int64_t(want.empty_rows.size())) << what;
+    EXPECT_EQ(download<std::int32_t>(v.empty_rows, want.empty_rows.size()), want.empty_rows) << what << " empty rows";
+  }
+}
+
+template <class T>
+void expect_ell_equal(const g::EllView& v, const f::Ell<T>& want, const std::string& what) {
+  EXPECT_EQ(v.width, want.width) << what;
+  EXPECT_EQ(download<std::int32_t>(v.col, want.col.size()), want.col) << what << " columns";
+  EXPECT_EQ(download<T>(v.val, want.val.size()), want.val) << what << " values";
+}
+
+template <class T>
+void check_shape(const Shape& s, cudaStream_t stream) {
+  const auto host = build<T>(s, 51);
+  const auto a = host.view();
+  const DeviceMatrix<T> dev(host);
+  const tessera::spmv_impl::SpmvSpec spec{tessera::dtype_of<T>(), a.rows, a.cols, a.nnz};
+  const tessera::spmv_impl::CsrArrays d{dev.view().row_offsets, dev.view().col_indices, dev.view().values};
+  const auto stats = f::row_stats(a);
+  const auto got_stats = g::device_row_stats(spec, d, stream);
+  EXPECT_EQ(got_stats.max_length, stats.max_length) << s.name;
+  EXPECT_EQ(got_stats.histogram, stats.histogram) << s.name;
+  expect_coo_equal(g::device_coo<T>(spec, d, stream)->view, f::to_coo(a), s.name + " coo", true);
+  const std::int64_t width = std::min<std::int64_t>(stats.max_length, 64);
+  expect_ell_equal(g::device_ell<T>(spec, d, width, stream)->view, f::to_ell(a, width), s.name + " ell");
+  for (std::int64_t w : {f::choose_hyb_width(stats, a.rows, sizeof(T)), std::int64_t(2), std::int64_t(0)}) {
+    const auto plan = g::device_hyb<T>(spec, d, w, stream);
+    const auto want = f::to_hyb(a, w);
+    expect_ell_equal(plan->ell.view, want.ell, s.name + " hyb ell w=" + std::to_string(w));
+    expect_coo_equal(plan->coo.view, want.coo, s.name + " hyb coo w=" + std::to_string(w), false);
+    EXPECT_EQ(plan->footprint_bytes, want.bytes()) << s.name;
+  }
+}
+
+}  // namespace conversions
+
+TEST_F(SpmvGpuApi, GpuConversionsMatchTheHostOnes) {
+  for (const Shape& s : shapes()) {
+    conversions::check_shape<float>(s, stream());
+    conversions::check_shape<double>(s, stream());
+  }
+}

@@ -16,10 +16,10 @@
 // GPU variants (every variant without the cpu_ prefix) take device or managed
 // pointers; the cpu_ variants, reachable by name, take host pointers. The
 // CSR variants (the default among them) run on the arrays as given. The
-// format variants (ell, hyb, jds, ...) convert the matrix first, on the host
-// (the arrays are copied down, converted and the format copied up) every
-// call: they are there to be compared, and a caller who wants one of them in
-// a loop should keep the CSR variants' speed in mind (docs/spmv.md).
+// format variants convert the matrix first, every call, and synchronise:
+// coo_*, ell and hyb on the GPU, jds, jds_ell_sections and sell_c_sigma on
+// the host (the arrays copied down, converted, copied up). They are there
+// to be compared; docs/spmv.md says what each conversion costs.
 //
 // Errors throw tessera::Error before anything is written to y:
 //   always (O(1), no pass over the data): negative sizes, cols past 2^31,

@@ -52,27 +52,6 @@ void check_structure_device(const SpmvSpec& s, const CsrArrays& a, cudaStream_t 
   }
 }
 
-// The format variants prepare from the host CSR: copy it down.
-struct HostCopy {
-  std::vector<std::int64_t> offsets;
-  std::vector<std::int32_t> columns;
-  std::vector<unsigned char> values;
-  CsrArrays arrays() const { return {offsets.data(), columns.data(), values.data()}; }
-};
-HostCopy download(const SpmvSpec& s, const CsrArrays& a, cudaStream_t stream) {
-  HostCopy h;
-  h.offsets.resize(std::size_t(s.rows + 1));
-  h.columns.resize(std::size_t(s.nnz));
-  h.values.resize(std::size_t(s.nnz) * value_bytes(s.dtype));
-  TESSERA_CUDA(cudaStreamSynchronize(stream));
-  if (a.row_offsets) TESSERA_CUDA(cudaMemcpy(h.offsets.data(), a.row_offsets, h.offsets.size() * 8, cudaMemcpyDeviceToHost));
-  if (s.nnz > 0) {
-    TESSERA_CUDA(cudaMemcpy(h.columns.data(), a.col_indices, h.columns.size() * 4, cudaMemcpyDeviceToHost));
-    TESSERA_CUDA(cudaMemcpy(h.values.data(), a.values, h.values.size(), cudaMemcpyDeviceToHost));
-  }
-  return h;
-}
-
 }  // namespace
 
 void spmv_entry(const SpmvSpec& spec, const CsrArrays& a, const void* x, void* y, const SpmvOptions& o) {
@@ -96,10 +75,9 @@ void spmv_entry(const SpmvSpec& spec, const CsrArrays& a, const void* x, void* y
   AsyncScratch ws(ws_bytes, o.workspace, o.stream, API_NAME);
   if (spec.rows == 0) return;
   std::unique_ptr<SpmvPlan> plan;
-  if (v.prepare != nullptr) {
-    const HostCopy host = download(spec, a, o.stream);
-    plan = v.prepare({spec, host.arrays(), a, o.stream});
-  }
+  // The format (or the vendor's descriptor) for this call: COO, ELL and HYB
+  // convert on the GPU, JDS and the sliced formats via the host.
+  if (v.prepare != nullptr) plan = v.prepare({spec, CsrArrays{}, a, o.stream});
   v.run({spec, a, x, y, o.alpha, o.beta, plan.get(), ws.get(), o.stream});
   // The plan's device memory must outlive the kernels that read it.
   if (plan) TESSERA_CUDA(cudaStreamSynchronize(o.stream));

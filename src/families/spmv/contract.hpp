@@ -42,9 +42,10 @@ struct SpmvPlan {
   std::string note;  // "ell width 5: 503 MB"
 };
 
-// What a preparation sees: the CSR on the host (always given; the public API
-// downloads device arrays for the variants that prepare) and on the device
-// (CUDA variants; the vendor's descriptors point at it).
+// What a preparation sees: the CSR on the device (the GPU conversions read
+// it; the vendor's descriptors point at it) and, when the caller has it, on
+// the host (the harness; the public API passes none, and the host
+// conversions copy the device arrays down).
 struct PrepareArgs {
   SpmvSpec spec;
   CsrArrays host;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "families/spmv/contract.hpp"
@@ -88,6 +89,10 @@ struct EllPlan : SpmvPlan {
   explicit EllPlan(const formats::Ell<T>& e) : col(upload(e.col, "ell columns")), val(upload(e.val, "ell values")) {
     view = {e.rows, e.width, as<std::int32_t>(col), val.data()};
   }
+  // Arrays already on the device (convert.cu).
+  EllPlan(DeviceBytes c, DeviceBytes v, std::int64_t rows, std::int64_t width) : col(std::move(c)), val(std::move(v)) {
+    view = {rows, width, as<std::int32_t>(col), val.data()};
+  }
 };
 
 struct CooPlan : SpmvPlan {
@@ -102,6 +107,11 @@ struct CooPlan : SpmvPlan {
     view = {std::int64_t(c.val.size()), std::int64_t(c.empty_rows.size()), as<std::int32_t>(row),
             as<std::int32_t>(col), as<std::int32_t>(empty), val.data()};
   }
+  // Arrays already on the device (convert.cu).
+  CooPlan(DeviceBytes r, DeviceBytes c, DeviceBytes v, DeviceBytes e, std::int64_t nnz, std::int64_t empty_rows)
+      : row(std::move(r)), col(std::move(c)), val(std::move(v)), empty(std::move(e)) {
+    view = {nnz, empty_rows, as<std::int32_t>(row), as<std::int32_t>(col), as<std::int32_t>(empty), val.data()};
+  }
 };
 
 struct HybPlan : SpmvPlan {
@@ -109,6 +119,7 @@ struct HybPlan : SpmvPlan {
   CooPlan coo;
   template <class T>
   explicit HybPlan(const formats::Hyb<T>& h) : ell(h.ell), coo(h.coo) {}
+  HybPlan(EllPlan&& e, CooPlan&& c) : ell(std::move(e)), coo(std::move(c)) {}
 };
 
 struct JdsPlan : SpmvPlan {
