@@ -4,10 +4,12 @@
 // ~100 tiles spread over the GPU, not one thread's or one warp's loop).
 //
 // Per tile (one block):
-//   - thread 0 finds the rows the tile owns by binary search in the row
-//     offsets: the rows whose end lies in (begin, end] of the tile (tile 0
-//     also owns the leading empty rows), so every row, empty ones included,
-//     is owned by exactly one tile;
+//   - a first, short kernel finds every tile's first owned row by binary
+//     search in the row offsets, all tiles at once (a search at the start of
+//     each tile would put ~24 dependent loads before its first useful one):
+//     a tile owns the rows whose end lies in (begin, end] (tile 0 also the
+//     leading empty rows), so every row, empty ones included, is owned by
+//     exactly one tile (nnz_split.hpp);
 //   - the tile's products val[k] * x[col[k]] go to shared memory, values and
 //     columns read with 16-byte vector loads marked streaming (__ldcs: read
 //     once, they should not evict x from L2) and x through the read-only
@@ -21,8 +23,8 @@
 //     first, and writes y.
 // Deterministic: every sum has a fixed order (in the tile by position, the
 // carries by tile), so the same bits come out every run. Bytes: values and
-// columns once, row offsets once (plus two binary searches a tile, cached),
-// x, y once, and 2 values + 1 index a tile of workspace (~1% at TILE 1024).
+// columns once, row offsets once (plus a binary search a tile, cached), x,
+// y once, and 2 values + 2 indices a tile of workspace (~1% at TILE 1024).
 // Expected: the bandwidth of its bytes on every matrix shape.
 #include <cstdint>
 
@@ -46,7 +48,14 @@ struct Cut {
   T* carry;                // the tile's tail: the part of the row that goes on past the tile
   T* head;                 // the tile's first owned row's part, when that row began before the tile
   std::int64_t* head_row;  // that row, or -1
+  std::int64_t* first;     // tiles + 1: tile t owns rows [first[t], first[t + 1])
 };
+
+__global__ void nnz_split_bounds_kernel(const std::int64_t* __restrict__ off, std::int64_t rows, std::int64_t tiles,
+                                        std::int64_t* __restrict__ first) {
+  const std::int64_t t = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
+  if (t <= tiles) first[t] = nnz_split::first_row(off, rows, tiles, t);
+}
 
 template <class T, bool VECTOR>
 __device__ void load_products(T* product, std::int64_t begin, int count, const std::int32_t* __restrict__ col,
@@ -81,17 +90,15 @@ __global__ __launch_bounds__(gpu::BLOCK_THREADS) void nnz_split_tiles_kernel(
   __shared__ std::int64_t long_segments[MAX_LONG];
   __shared__ int long_count;
   const std::int64_t t = blockIdx.x;
-  __shared__ nnz_split::Tile tile_shared;
   if (threadIdx.x == 0) {
-    tile_shared = nnz_split::tile_of(off, rows, nnz, t);
     long_count = 0;
     cut.head_row[t] = -1;
   }
+  const nnz_split::Tile tile = nnz_split::tile_from(nnz, t, cut.first[t], cut.first[t + 1]);
   const std::int64_t begin = t * TILE;
   const int count = int(min(std::int64_t(TILE), nnz - begin));
   load_products<T, VECTOR>(product, begin, count, col, val, x);
   __syncthreads();
-  const nnz_split::Tile tile = tile_shared;
 
   auto finish = [&](std::int64_t s, T sum) {
     switch (nnz_split::destination(tile, off, s)) {
@@ -156,8 +163,13 @@ void run_csr_nnz_split(const SpmvCall& c) {
     const std::int64_t tiles = nnz_split::tiles_of(c.spec.nnz);
     auto* base = static_cast<unsigned char*>(c.workspace);
     const std::size_t slot = align256(std::size_t(tiles) * sizeof(T));
+    const std::size_t index_slot = align256(std::size_t(tiles) * 8);
     Cut<T> cut{reinterpret_cast<T*>(base), reinterpret_cast<T*>(base + slot),
-               reinterpret_cast<std::int64_t*>(base + 2 * slot)};
+               reinterpret_cast<std::int64_t*>(base + 2 * slot),
+               reinterpret_cast<std::int64_t*>(base + 2 * slot + index_slot)};
+    detail::launch("spmv_nnz_split_bounds_kernel", nnz_split_bounds_kernel, dim3(gpu::blocks_for(tiles + 1, gpu::BLOCK_THREADS)),
+                   dim3(gpu::BLOCK_THREADS), 0, c.stream, std::size_t(tiles + 1), c.a.row_offsets, c.spec.rows, tiles,
+                   cut.first);
     const auto* val = static_cast<const T*>(c.a.values);
     const auto* x = static_cast<const T*>(c.x);
     auto* y = static_cast<T*>(c.y);
@@ -173,7 +185,8 @@ void run_csr_nnz_split(const SpmvCall& c) {
 }
 std::size_t ws_csr_nnz_split(const SpmvSpec& s) {
   const std::int64_t tiles = nnz_split::tiles_of(s.nnz);
-  return 2 * align256(std::size_t(tiles) * value_bytes(s.dtype)) + align256(std::size_t(tiles) * 8);
+  return 2 * align256(std::size_t(tiles) * value_bytes(s.dtype)) + align256(std::size_t(tiles) * 8) +
+         align256(std::size_t(tiles + 1) * 8);
 }
 bool supports_csr_nnz_split(const SpmvSpec& s) { return gpu::csr_supports(s); }
 

@@ -39,13 +39,28 @@ struct Tile {
   TESSERA_HD std::int64_t segments() const { return hi - lo + 1; }
 };
 
-TESSERA_HD Tile tile_of(const std::int64_t* off, std::int64_t rows, std::int64_t nnz, std::int64_t t) {
+// The first row tile t owns (t in [0, tiles]; t == tiles gives rows, the
+// end of the last tile's range): tile t owns [first_row(t), first_row(t+1)).
+// A pass over the tile boundaries computes them all at once (the binary
+// searches in parallel rather than at the start of every tile).
+TESSERA_HD std::int64_t first_row(const std::int64_t* off, std::int64_t rows, std::int64_t tiles, std::int64_t t) {
+  if (t == 0) return 0;
+  if (t >= tiles) return rows;
+  return rows_ending_after(off, rows, t * TILE);
+}
+
+TESSERA_HD Tile tile_from(std::int64_t nnz, std::int64_t t, std::int64_t lo, std::int64_t hi) {
   Tile tile;
   tile.begin = t * TILE;
   tile.end = tile.begin + TILE < nnz ? tile.begin + TILE : nnz;
-  tile.lo = t == 0 ? 0 : rows_ending_after(off, rows, tile.begin);
-  tile.hi = tile.end == nnz ? rows : rows_ending_after(off, rows, tile.end);
+  tile.lo = lo;
+  tile.hi = hi;
   return tile;
+}
+
+TESSERA_HD Tile tile_of(const std::int64_t* off, std::int64_t rows, std::int64_t nnz, std::int64_t t) {
+  const std::int64_t tiles = tiles_of(nnz);
+  return tile_from(nnz, t, first_row(off, rows, tiles, t), first_row(off, rows, tiles, t + 1));
 }
 
 // Nonzeros [b, e) of segment s.
