@@ -15,9 +15,9 @@
 //     once, they should not evict x from L2) and x through the read-only
 //     path (__ldg);
 //   - each owned row's part of the tile (a segment) is summed by one thread
-//     when it has at most SHORT_SEGMENT entries, by a warp (lanes strided,
-//     xor tree) otherwise; so is the tile's tail, the part of the next row
-//     that goes on past the tile (its carry);
+//     when it has at most SHORT_SEGMENT entries, by one or more warps (lanes
+//     strided, xor tree, pieces added in order) otherwise; so is the tile's
+//     tail, the part of the next row that goes on past the tile (its carry);
 //   - an owned row that began before the tile leaves its part in `head`; a
 //     second kernel adds to it the carries of the tiles it crossed, nearest
 //     first, and writes y.
@@ -42,6 +42,7 @@ static_assert(ITEMS == 4, "the vector loads take 4 columns (one int4) a thread")
 constexpr int SHORT_SEGMENT = 32;                 // longer segments are summed by a warp
 constexpr int WARPS = gpu::BLOCK_THREADS / 32;
 constexpr int MAX_LONG = TILE / (SHORT_SEGMENT + 1) + 1;  // segments longer than SHORT_SEGMENT a tile, at most
+static_assert(MAX_LONG >= WARPS, "the pieces of the long segments need a partial slot each");
 
 template <class T>
 struct Cut {
@@ -124,16 +125,31 @@ __global__ __launch_bounds__(gpu::BLOCK_THREADS) void nnz_split_tiles_kernel(
     finish(s, sum);
   }
   __syncthreads();
+  // Long segments: split into `parts` contiguous pieces so that every warp
+  // works when there are fewer long segments than warps (a tile inside one
+  // huge row has a single segment of TILE entries); the pieces' partials
+  // are added in piece order. `parts` depends only on how many long
+  // segments the tile has, so each sum's order is fixed.
+  __shared__ T partial[MAX_LONG];
+  const int n_long = long_count;
+  const int parts = n_long > 0 && n_long < WARPS ? WARPS / n_long : 1;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  for (int i = warp; i < long_count; i += WARPS) {
-    const std::int64_t s = long_segments[i];
+  for (int w = warp; w < n_long * parts; w += WARPS) {
+    const int i = w / parts, p = w % parts;
     std::int64_t b, e;
-    nnz_split::segment_bounds(tile, off, s, b, e);
+    nnz_split::segment_bounds(tile, off, long_segments[i], b, e);
+    const std::int64_t from = b + (e - b) * p / parts, to = b + (e - b) * (p + 1) / parts;
     T sum = 0;
-    for (std::int64_t k = b + lane; k < e; k += 32) sum += product[k - tile.begin];
+    for (std::int64_t k = from + lane; k < to; k += 32) sum += product[k - tile.begin];
 #pragma unroll
     for (int width = 16; width > 0; width /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, width);
-    if (lane == 0) finish(s, sum);
+    if (lane == 0) partial[w] = sum;
+  }
+  __syncthreads();
+  if (threadIdx.x < n_long) {
+    T sum = 0;
+    for (int p = 0; p < parts; ++p) sum += partial[threadIdx.x * parts + p];
+    finish(long_segments[threadIdx.x], sum);
   }
 }
 
