@@ -8,8 +8,8 @@
 //   power_law(rows)    Chung-Lu-like: row lengths ~ (i+1)^-a (a solved so
 //                      the mean is MEAN), capped at max_length, rows shuffled;
 //                      columns drawn with the same skew (popular columns),
-//                      so x is read unevenly as in a real graph; some rows
-//                      are empty, a few pass 1e5 at the bench size
+//                      so x is read unevenly as in a real graph; the shortest
+//                      rows keep a few entries, four pass 1e5 at the bench size
 //   random_csr(...)    test shapes: uniform lengths in [0, 2 mean], a fraction
 //                      of empty rows, optionally one huge row; columns in any
 //                      order, duplicates allowed (CSR does not require either)
