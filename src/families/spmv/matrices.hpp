@@ -7,7 +7,7 @@
 //   stencil_27(n)      the 27-point stencil's pattern on an n^3 grid
 //   power_law(rows)    Chung-Lu-like: row lengths ~ (i+1)^-a (a solved so
 //                      the mean is MEAN), capped at max_length, rows shuffled;
-//                      columns drawn with the same skew (popular columns),
+//                      columns drawn with a milder skew, (c+1)^-0.5 (popular columns),
 //                      so x is read unevenly as in a real graph; the shortest
 //                      rows keep a few entries, four pass 1e5 at the bench size
 //   random_csr(...)    test shapes: uniform lengths in [0, 2 mean], a fraction
