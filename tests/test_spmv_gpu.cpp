@@ -111,6 +111,34 @@ class SpmvGpu : public tessera_test::GpuFixture<::testing::TestWithParam<std::st
   }
 };
 
+// A run, its format prepared beforehand, enqueues only: it can be captured
+// into a graph (what the harness does for short runs) and the replay is right.
+TEST_P(SpmvGpu, RunCanBeCapturedInAGraph) {
+  const auto& v = tessera::spmv_impl::variants_ladder().at(GetParam(), "test");
+  const auto host = build<float>(shapes()[3], 61);  // empty rows
+  const auto a = host.view();
+  const DeviceMatrix<float> dev(host);
+  const auto x = random_vector<float>(a.cols, 62);
+  const auto y0 = random_vector<float>(a.rows, 63);
+  const auto d_x = to_device(x);
+  const auto d_y = to_device(y0);
+  const tessera::spmv_impl::SpmvSpec spec{tessera::Dtype::f32, a.rows, a.cols, a.nnz};
+  const tessera::spmv_impl::CsrArrays h{a.row_offsets, a.col_indices, a.values};
+  const tessera::spmv_impl::CsrArrays d{dev.view().row_offsets, dev.view().col_indices, dev.view().values};
+  std::unique_ptr<tessera::spmv_impl::SpmvPlan> plan;
+  if (v.prepare != nullptr) plan = v.prepare({spec, h, d, stream()});
+  DeviceArray ws(v.workspace_bytes(spec));
+  tessera_test::device_sync();
+  const tessera::spmv_impl::SpmvCall call{spec, d, d_x->p, d_y->p, 1.5, -0.5, plan.get(), ws.p, stream()};
+  tessera_test::CapturedGraph graph(stream(), [&] { v.run(call); });
+  ASSERT_TRUE(graph.ok()) << GetParam();
+  ASSERT_EQ(graph.launch(stream()), cudaSuccess);
+  TESSERA_CUDA(cudaStreamSynchronize(stream()));
+  std::vector<float> y(y0.size());
+  TESSERA_CUDA(cudaMemcpy(y.data(), d_y->p, y.size() * 4, cudaMemcpyDeviceToHost));
+  expect_close(a, x, y0, 1.5, -0.5, y, GetParam() + " graph replay");
+}
+
 TEST_P(SpmvGpu, MatchesReferenceFloat) { check_all_shapes<float>(); }
 TEST_P(SpmvGpu, MatchesReferenceDouble) { check_all_shapes<double>(); }
 
