@@ -38,6 +38,7 @@ template <class V>
 std::unique_ptr<DeviceArray> to_device(const std::vector<V>& v) {
   auto d = std::make_unique<DeviceArray>(v.size() * sizeof(V));
   TESSERA_CUDA(cudaMemcpy(d->p, v.data(), v.size() * sizeof(V), cudaMemcpyHostToDevice));
+  tessera_test::device_sync();  // landed before a non-blocking stream reads it
   return d;
 }
 
