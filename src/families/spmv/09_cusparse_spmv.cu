@@ -128,9 +128,9 @@ std::unique_ptr<SpmvPlan> prepare_cusparse_spmv(const PrepareArgs& args) {
   TESSERA_CUDA(cudaStreamSynchronize(stream));
   plan->footprint_bytes = csr_bytes(s) + plan->index_copy.bytes() + bytes;
   char note[160];
-  std::snprintf(note, sizeof note, "csr %s, index copy %.1f MB + buffer %zu B: %.1f MB",
+  std::snprintf(note, sizeof note, "csr %s, index copy %.1f MB + buffer %zu B: %.1f MB (%zu B)",
                 index == CUSPARSE_INDEX_32I ? "32I" : "64I", double(plan->index_copy.bytes()) / 1e6, bytes,
-                double(plan->footprint_bytes) / 1e6);
+                double(plan->footprint_bytes) / 1e6, plan->footprint_bytes);
   plan->note = note;
   return plan;
 }

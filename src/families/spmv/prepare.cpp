@@ -23,7 +23,7 @@ namespace tessera::spmv_impl {
 
 namespace {
 
-std::string mb(std::size_t bytes) { return fmt::format("{:.1f} MB", double(bytes) / 1e6); }
+std::string mb(std::size_t bytes) { return fmt::format("{:.1f} MB ({} B)", double(bytes) / 1e6, bytes); }
 
 // The host CSR: the caller's, or the device arrays copied down.
 struct HostCsr {

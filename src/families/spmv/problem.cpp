@@ -283,7 +283,7 @@ CheckResult SpmvInstance<T>::check(stream_t stream) {
   }
   CheckResult r = problem_.compare(got.data());
   r.note = plan_ ? plan_->note
-                 : fmt::format("csr: {:.1f} MB", double(spmv_impl::csr_bytes(s)) / 1e6);
+                 : fmt::format("csr: {:.1f} MB ({} B)", double(spmv_impl::csr_bytes(s)) / 1e6, spmv_impl::csr_bytes(s));
   return r;
 }
 
