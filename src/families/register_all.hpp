@@ -17,5 +17,6 @@ std::unique_ptr<Pattern> make_transpose_pattern();
 std::unique_ptr<Pattern> make_gemm_pattern();
 std::unique_ptr<Pattern> make_batched_scan_pattern();
 std::unique_ptr<Pattern> make_histogram_pattern();
+std::unique_ptr<Pattern> make_spmv_pattern();
 
 }  // namespace tessera::harness

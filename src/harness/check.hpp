@@ -33,6 +33,9 @@ struct CheckResult {
   // Maximum and root mean square; batched_scan reports them.
   std::optional<double> max_ulp_err, rms_ulp_err;
   std::string detail;      // on failure: what differed, and where
+  // What the row should say besides its numbers, shown as the JSON field
+  // note when non-empty (spmv: the format's memory footprint).
+  std::string note;
 };
 
 // Unit roundoff of an accumulator for a sum over elements of `type`.

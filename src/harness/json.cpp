@@ -49,6 +49,7 @@ nlohmann::json result_json(const BenchResult& r) {
   if (r.max_ulp_err) j["max_ulp_err"] = finite_or_null(*r.max_ulp_err);
   if (r.rms_ulp_err) j["rms_ulp_err"] = finite_or_null(*r.rms_ulp_err);
   if (!r.error.empty()) j["error"] = r.error;
+  if (!r.note.empty()) j["note"] = r.note;
   if (r.skipped) j["skipped"] = true;
   if (r.time_ms > 0) {
     j["time_ms"] = r.time_ms;

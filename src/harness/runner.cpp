@@ -89,6 +89,7 @@ BenchResult check_one(Problem& problem, const VariantInfo& v, stream_t stream, s
     r.max_ulp_err = c.max_ulp_err;
     r.rms_ulp_err = c.rms_ulp_err;
     r.error = c.detail;
+    r.note = c.note;
   } catch (const std::bad_alloc&) {
     r.verified = false;
     r.error = "out of host memory allocating the variant's output and workspace";

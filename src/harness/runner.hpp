@@ -35,6 +35,7 @@ struct BenchResult {
   std::optional<double> rms_rel_err;  // from CheckResult, where the problem reports it
   std::optional<double> max_ulp_err, rms_ulp_err;  // likewise
   std::string error;  // why it failed (check or exception)
+  std::string note;   // CheckResult::note
   double time_ms = 0, min_ms = 0;
   int reps = 0;
   bool graph = false;
