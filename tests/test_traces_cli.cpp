@@ -100,6 +100,28 @@ TEST_F(TracesCli, HostRunsNeverLoadTheCudaDriver) {
   EXPECT_TRUE(has_substr(bad.output, "--device: unknown device 'tpu' (auto, host, gpu)")) << bad.output;
 }
 
+// The same from the dynamic loader's side, on any machine: with LD_DEBUG=libs
+// the loader reports every library it looks for; a host run never looks for
+// libcuda, while a GPU run (CUDA builds) does, found or not (the control that
+// shows the check can see it).
+TEST_F(TracesCli, HostRunsNeverSearchForTheCudaDriver) {
+  write_raw(in, 25 * 1000);
+  const std::vector<std::string> shape = {"traces", in, out, "--traces", "25", "--samples", "1000"};
+  for (const char* device : {"host", "auto"}) {
+    std::vector<std::string> args = shape;
+    args.insert(args.end(), {"--device", device});
+    const CliResult r = run_cli(args, log, {"LD_DEBUG=libs"});
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_FALSE(has_substr(r.output, "find library=libcuda.so")) << device << "\n" << r.output;
+  }
+#if TESSERA_HAVE_CUDA
+  std::vector<std::string> args = shape;
+  args.insert(args.end(), {"--device", "gpu"});
+  const CliResult gpu = run_cli(args, log, {"LD_DEBUG=libs"});
+  EXPECT_TRUE(has_substr(gpu.output, "find library=libcuda.so")) << gpu.output;
+#endif
+}
+
 // Without --verbose: no phases and no copy.
 TEST_F(TracesCli, QuietRunPrintsNoPhases) {
   write_raw(in, 20);
