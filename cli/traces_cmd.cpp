@@ -39,16 +39,18 @@ traces::OutFormat parse_out_format(const std::string& s) {
   throw Error(fmt::format("--out-format: unknown format '{}' (same, ieee, ibm, double)", s));
 }
 
-// Where the scan ran and why: the choice is the user's (--variant) or the
-// build's and machine's, never a guess from timings.
-std::string where_and_why(const TracesArgs& a, const traces::Report& r) {
-  if (r.on_gpu)
-    return a.variant.empty() ? fmt::format("GPU {} (the default when a GPU is present; --variant cpu_openmp scans on "
-                                           "the host)",
-                                           r.device)
-                             : fmt::format("GPU {} (--variant {})", r.device, a.variant);
-  if (!a.variant.empty()) return fmt::format("{} (--variant {})", r.device, a.variant);
-  return fmt::format("{} (no GPU found)", r.device);
+traces::ScanDevice parse_device(const std::string& s) {
+  if (s == "auto") return traces::ScanDevice::automatic;
+  if (s == "host") return traces::ScanDevice::host;
+  if (s == "gpu") return traces::ScanDevice::gpu;
+  throw Error(fmt::format("--device: unknown device '{}' (auto, host, gpu)", s));
+}
+
+// Where the scan ran and why: the user's choice (--variant, --device) or the
+// placement's estimate from IN's sizes and the host's threads (never from
+// asking the driver).
+std::string where_and_why(const traces::Report& r) {
+  return fmt::format("{}{} ({})", r.on_gpu ? "GPU " : "", r.device, r.placement);
 }
 
 // The run's own steps in order of start, then each batch's read, scan and
@@ -90,10 +92,16 @@ void print_gpu_start(const traces::Report& r) {
     const double d = p.end_s - p.start_s;
     if (p.name.starts_with("GPU start: driver")) driver = d;
     if (p.name.starts_with("GPU start: context")) context = d;
-    if (p.name == "wait for the GPU's context" || p.name.starts_with("choose host or GPU"))
+    if (p.name == "wait for the GPU's context" || p.name.starts_with("GPU present?"))
       waited = std::max(waited, 0.0) + d;
   }
-  if (driver < 0 || context < 0 || waited < 0) return;
+  if (driver < 0 || context < 0 || waited < 0) {
+    if (!r.on_gpu)
+      fmt::print("gpu     {}\n", traces::cuda_driver_loaded()
+                                    ? "not used; the CUDA driver was loaded all the same"
+                                    : "not started: the CUDA driver was never loaded (the host path does not touch it)");
+    return;
+  }
   fmt::print("gpu     start {:.3f} s in the background (driver {:.3f} s, context {:.3f} s); the run waited {:.3f} s "
              "of it\n",
              driver + context, driver, context, waited);
@@ -134,8 +142,11 @@ CLI::App* add_traces_command(CLI::App& app, TracesArgs& a) {
                                                 "(default: same for float input, ieee for integer input)");
   cmd->add_option("--batch-traces", a.batch_traces, "traces per batch (default: sized from free host/GPU memory)")
       ->check(positive_integer());
-  cmd->add_option("--variant", a.variant, "batched_scan variant by name (cpu_* run on the host; default: the best "
-                                          "GPU variant, or cpu_openmp without a GPU)");
+  cmd->add_option("--variant", a.variant, "batched_scan variant by name (cpu_* run on the host, the others on the "
+                                          "GPU; default: cpu_openmp on the host, the best variant on a GPU)");
+  cmd->add_option("--device", a.device, "auto (the host when its threads keep up with the file's I/O, else the "
+                                        "GPU), host or gpu")
+      ->capture_default_str();
   cmd->add_flag("--verbose", a.verbose, "print every phase on the process's clock, then time a plain copy of IN "
                                         "beside OUT (removed after) and print the run against it (costs that copy)");
   return cmd;
@@ -145,19 +156,12 @@ namespace {
 int traces_run(const TracesArgs& a);
 }  // namespace
 
+// The GPU, when the run places the scan there, is started by scan_file once
+// IN's headers are read (the placement needs its sizes), in the background
+// while the first batches are read.
 int traces_cmd(const TracesArgs& a) {
   started_s = traces::seconds_since_start();
-  // The GPU's context (0.1-0.3 s) is created in the background while the
-  // options are checked, IN is opened and its first batches are read.
-  const bool may_use_gpu = !a.variant.starts_with("cpu_");
-  if (may_use_gpu) traces::start_gpu();
-  try {
-    return traces_run(a);
-  } catch (...) {
-    // Exiting while the context is being created can crash the runtime.
-    if (may_use_gpu) traces::finish_gpu_start();
-    throw;
-  }
+  return traces_run(a);
 }
 
 namespace {
@@ -170,6 +174,7 @@ int traces_run(const TracesArgs& a) {
   scan.accum = *accum;
   scan.exclusive = a.exclusive;
   scan.variant = a.variant;
+  scan.device = parse_device(a.device);
   const traces::FileOptions file{.raw_traces = a.traces, .raw_samples = a.samples, .batch_traces = a.batch_traces,
                                      .force_raw = a.force_raw,
                                      .out_format = parse_out_format(a.out_format)};
@@ -179,7 +184,7 @@ int traces_run(const TracesArgs& a) {
   const traces::Report r = traces::scan_file(a.in, a.out, scan, file);
   // After the run: asking before would wait for the driver's start, which
   // the run overlaps with opening and reading IN.
-  if (a.variant.empty() && !r.on_gpu)
+  if (r.placement == "no GPU found")
     fmt::print(std::cerr, "tessera traces: no GPU found: scanned on the host with cpu_openmp\n");
 
   fmt::print("input   {}: {}\n", a.in, r.input.describe());
@@ -200,7 +205,7 @@ int traces_run(const TracesArgs& a) {
                "the largest IBM magnitude (+-7.2e75)\n",
                r.nonfinite_ibm);
   if (a.verbose) {
-    fmt::print("where   {}\n", where_and_why(a, r));
+    fmt::print("where   {}\n", where_and_why(r));
     print_gpu_start(r);
     print_phases(r);
     fmt::print("  teardown skipped: the process ends at once (_Exit) once OUT is in place and this is printed\n");

@@ -14,6 +14,7 @@ struct TracesArgs {
   std::string direction = "forward_backward";
   std::string accum = "native";
   std::string variant;
+  std::string device = "auto";  // auto, host, gpu
   std::string out_format;  // empty: the default for the input's format
   bool exclusive = false, force_raw = false, verbose = false;
   std::size_t traces = 0, samples = 0, batch_traces = 0;

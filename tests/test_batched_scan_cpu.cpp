@@ -262,6 +262,50 @@ std::string error_of(F&& f) {
   return {};
 }
 
+// The host entry point: the same results as the public call on every layout
+// (default variant cpu_openmp), the same argument checks, GPU variants refused
+// by name. (That it never loads the CUDA driver is checked through the
+// binary: tests/test_traces_cli.cpp.)
+TEST(BatchedScanApi, HostEntryPointMatchesThePublicCall) {
+  const std::size_t rows = 6, len = 101;
+  const auto rows0 = random_rows(rows, len, 7);
+  for (const Layout& l : scan_test::layouts_for(rows, len)) {
+    for (const Accum a : {Accum::native, Accum::kahan}) {
+      const BatchedScanOptions host{.direction = ScanDirection::forward_backward, .accum = a, .exclusive = true,
+                                    .in_pitch = l.in_pitch, .out_pitch = l.in_place ? l.in_pitch : l.out_pitch};
+      BatchedScanOptions pub = host;
+      pub.variant = "cpu_openmp";
+      std::vector<float> in = scan_test::make_input(l, rows0);
+      std::vector<float> in2 = in;
+      std::vector<float> out(scan_test::buffer_elems(l.out_off, rows, l.out_pitch, len),
+                             std::bit_cast<float>(scan_test::kPoisonBits));
+      std::vector<float> out2 = out;
+      float* o1 = l.in_place ? in.data() + l.in_off : out.data() + l.out_off;
+      float* o2 = l.in_place ? in2.data() + l.in_off : out2.data() + l.out_off;
+      const auto before = l.in_place ? in : out;
+      batched_scan_host(in.data() + l.in_off, rows, len, o1, host);
+      batched_scan(in2.data() + l.in_off, rows, len, o2, pub);
+      EXPECT_TRUE(scan_test::check_output(l, host.direction, true, a, rows0, before, l.in_place ? in : out));
+      const std::vector<float>& a1 = l.in_place ? in : out;
+      const std::vector<float>& a2 = l.in_place ? in2 : out2;
+      ASSERT_EQ(a1.size(), a2.size());  // bit for bit (the poison is a NaN): the same rung
+      EXPECT_EQ(std::memcmp(a1.data(), a2.data(), a1.size() * sizeof(float)), 0);
+    }
+  }
+  std::vector<float> x(40, 1.0f);
+  const std::string bad_pitch =
+      error_of([&] { batched_scan_host(x.data(), 4, 10, x.data(), {.in_pitch = 5, .out_pitch = 5}); });
+  EXPECT_NE(bad_pitch.find("in_pitch = 5 is smaller than len = 10"), std::string::npos) << bad_pitch;
+  const std::string unknown = error_of([&] { batched_scan_host(x.data(), 4, 10, x.data(), {.variant = "nope"}); });
+  EXPECT_NE(unknown.find("no variant named 'nope'"), std::string::npos) << unknown;
+  EXPECT_EQ(x, std::vector<float>(40, 1.0f));  // refused before anything was written
+#if TESSERA_HAVE_CUDA
+  const std::string gpu =
+      error_of([&] { batched_scan_host(x.data(), 4, 10, x.data(), {.variant = "fused_one_pass"}); });
+  EXPECT_NE(gpu.find("variant 'fused_one_pass' runs on a GPU"), std::string::npos) << gpu;
+#endif
+}
+
 TEST(BatchedScanApi, RejectsBadArgumentsAndWritesNothing) {
   std::vector<float> in(200, 1.0f), out(200, -7.0f);
   const BatchedScanOptions cpu{.variant = "cpu_openmp"};

@@ -76,6 +76,52 @@ TEST_F(TracesCli, VerbosePrintsPhasesAndTheRatioToAPlainCopy) {
   EXPECT_EQ(read_bytes(out).size(), 25u * 1000u * 4u);
 }
 
+// A run on the host never loads the CUDA driver (libcuda), whether the host
+// was asked for (--variant cpu_*, --device host) or chosen (a small file): the
+// binary asks the dynamic loader at the end of the run, a check that fails on
+// a GPU machine if anything on the host path reached the CUDA runtime.
+TEST_F(TracesCli, HostRunsNeverLoadTheCudaDriver) {
+  write_raw(in, 25 * 1000);
+  const std::vector<std::vector<std::string>> pins = {{"--variant", "cpu_openmp"}, {"--device", "host"}, {}};
+  for (const auto& pin : pins) {
+    std::vector<std::string> args = {"traces", in, out, "--traces", "25", "--samples", "1000", "--verbose"};
+    args.insert(args.end(), pin.begin(), pin.end());
+    const CliResult r = run_cli(args, log);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_TRUE(has_substr(r.output, "where   host (")) << r.output;
+    EXPECT_TRUE(has_substr(r.output, "gpu     not started: the CUDA driver was never loaded")) << r.output;
+    EXPECT_FALSE(has_substr(r.output, "GPU start")) << r.output;
+    if (pin.empty()) {
+      EXPECT_TRUE(has_substr(r.output, "plus a GPU's start")) << r.output;
+    }
+  }
+  const CliResult bad = run_cli({"traces", in, out, "--traces", "25", "--samples", "1000", "--device", "tpu"}, log);
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_TRUE(has_substr(bad.output, "--device: unknown device 'tpu' (auto, host, gpu)")) << bad.output;
+}
+
+// The same from the dynamic loader's side, on any machine: with LD_DEBUG=libs
+// the loader reports every library it looks for; a host run never looks for
+// libcuda, while a GPU run (CUDA builds) does, found or not (the control that
+// shows the check can see it).
+TEST_F(TracesCli, HostRunsNeverSearchForTheCudaDriver) {
+  write_raw(in, 25 * 1000);
+  const std::vector<std::string> shape = {"traces", in, out, "--traces", "25", "--samples", "1000"};
+  for (const char* device : {"host", "auto"}) {
+    std::vector<std::string> args = shape;
+    args.insert(args.end(), {"--device", device});
+    const CliResult r = run_cli(args, log, {"LD_DEBUG=libs"});
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_FALSE(has_substr(r.output, "find library=libcuda.so")) << device << "\n" << r.output;
+  }
+#if TESSERA_HAVE_CUDA
+  std::vector<std::string> args = shape;
+  args.insert(args.end(), {"--device", "gpu"});
+  const CliResult gpu = run_cli(args, log, {"LD_DEBUG=libs"});
+  EXPECT_TRUE(has_substr(gpu.output, "find library=libcuda.so")) << gpu.output;
+#endif
+}
+
 // Without --verbose: no phases and no copy.
 TEST_F(TracesCli, QuietRunPrintsNoPhases) {
   write_raw(in, 20);

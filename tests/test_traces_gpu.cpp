@@ -56,7 +56,8 @@ TEST(TracesGpu, RawFilesOnTheDevice) {
     write_bytes(d.path("in.f32"), bytes);
     const tr::Report r =
         tr::scan_file(d.path("in.f32"), d.path("out.f32"),
-                      {.direction = c.scan.direction, .accum = c.scan.accum, .exclusive = c.scan.exclusive},
+                      {.direction = c.scan.direction, .accum = c.scan.accum, .exclusive = c.scan.exclusive,
+                       .device = tr::ScanDevice::gpu},
                       {.raw_traces = c.traces, .raw_samples = c.samples, .batch_traces = c.batch});
     EXPECT_TRUE(r.on_gpu);
     EXPECT_FALSE(r.device.empty());
@@ -86,7 +87,8 @@ TEST(TracesGpu, DefaultBatchFitsTheDevice) {
   const std::size_t traces = 64, samples = 4096;
   write_bytes(d.path("in.f32"), std::vector<unsigned char>(traces * samples * 4, 0x3F));
   const tr::Report r =
-      tr::scan_file(d.path("in.f32"), d.path("out.f32"), {}, {.raw_traces = traces, .raw_samples = samples});
+      tr::scan_file(d.path("in.f32"), d.path("out.f32"), {.device = tr::ScanDevice::gpu},
+                    {.raw_traces = traces, .raw_samples = samples});
   EXPECT_TRUE(r.on_gpu);
   EXPECT_LE(r.batch_traces * samples * 4, free_b / 2);
   EXPECT_EQ(r.batches, 1u);  // 1 MiB: one batch
@@ -94,8 +96,10 @@ TEST(TracesGpu, DefaultBatchFitsTheDevice) {
 
 // The staging ring on the device: outputs byte for byte the same whatever the
 // batching (one batch, batches of a few traces, one trace per batch: rows are
-// scanned independently, by one variant), the GPU's start and the pinning of
-// each staging buffer (at most SLOTS) in the phases, every buffer unpinned.
+// scanned independently, by one variant, each from a 16-byte-aligned start:
+// 4099 samples put packed rows at 4 alignments), the GPU's start and the
+// pinning of each staging buffer (at most SLOTS) in the phases, every buffer
+// unpinned.
 TEST(TracesGpu, StagingRingResultsDoNotDependOnTheBatching) {
   if (!tr::gpu_present()) GTEST_SKIP() << kNoGpu;
   ScratchDir d;
@@ -107,7 +111,7 @@ TEST(TracesGpu, StagingRingResultsDoNotDependOnTheBatching) {
   std::vector<unsigned char> first;
   for (const std::size_t target : {std::size_t{0}, 3 * samples * 4 + 5, std::size_t{100}}) {
     SCOPED_TRACE(::testing::Message() << "batch_bytes " << target);
-    const tr::Report r = tr::scan_file(d.path("in.f32"), d.path("out.f32"), {},
+    const tr::Report r = tr::scan_file(d.path("in.f32"), d.path("out.f32"), {.device = tr::ScanDevice::gpu},
                                        {.raw_traces = traces, .raw_samples = samples, .batch_bytes = target});
     EXPECT_TRUE(r.on_gpu);
     EXPECT_EQ(r.batches, target == 0 ? 1u : target == 100 ? traces : (traces + 2) / 3);
@@ -158,6 +162,31 @@ TEST(TracesGpu, HostVariantOnAGpuMachine) {
                           {ScanDirection::forward_backward, Accum::f64, false}, false, t));
 }
 
+// With a GPU present, a small file still runs on the host by default (a GPU's
+// start would cost more than its scan), and the GPU, pinned, gives the same
+// results to the accumulator's rounding (different summation orders).
+TEST(TracesGpu, SmallFileDefaultsToTheHostAndAgreesWithTheGpu) {
+  if (!tr::gpu_present()) GTEST_SKIP() << kNoGpu;
+  ScratchDir d;
+  const std::size_t traces = 25, samples = 1001;
+  const auto x = seismic_like(traces * samples, 77);
+  std::vector<unsigned char> bytes(x.size() * 4);
+  std::memcpy(bytes.data(), x.data(), bytes.size());
+  write_bytes(d.path("in.f32"), bytes);
+  for (const tr::ScanDevice where : {tr::ScanDevice::automatic, tr::ScanDevice::gpu}) {
+    const tr::Report r = tr::scan_file(d.path("in.f32"), d.path("out.f32"), {.device = where},
+                                       {.raw_traces = traces, .raw_samples = samples});
+    EXPECT_EQ(r.on_gpu, where == tr::ScanDevice::gpu);
+    const auto out = read_bytes(d.path("out.f32"));
+    std::vector<float> y(x.size());
+    std::memcpy(y.data(), out.data(), out.size());
+    for (std::size_t t = 0; t < traces; ++t)
+      ASSERT_TRUE(check_row(std::vector<double>(y.begin() + t * samples, y.begin() + (t + 1) * samples),
+                            std::vector<double>(x.begin() + t * samples, x.begin() + (t + 1) * samples),
+                            {ScanDirection::forward_backward, Accum::native, false}, false, t));
+  }
+}
+
 TEST(TracesGpu, UnknownVariantLeavesNoOutput) {
   if (!tr::gpu_present()) GTEST_SKIP() << kNoGpu;
   ScratchDir d;
@@ -198,7 +227,8 @@ TEST(TracesGpu, SegyOnTheDeviceKeepsHeaders) {
     const SegyFile f = write_segy(d.path("in.sgy"), c.spec);
     const auto in = read_bytes(d.path("in.sgy"));
     const tr::Report r = tr::scan_file(d.path("in.sgy"), d.path("out.sgy"),
-                                       {.direction = c.scan.direction, .accum = c.scan.accum, .exclusive = c.scan.exclusive},
+                                       {.direction = c.scan.direction, .accum = c.scan.accum, .exclusive = c.scan.exclusive,
+                                        .device = tr::ScanDevice::gpu},
                                        {.batch_traces = c.batch});
     EXPECT_TRUE(r.on_gpu);
     expect_scanned_copy(f, d.path("in.sgy"), in, d.path("out.sgy"), c.scan);

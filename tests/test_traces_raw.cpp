@@ -143,6 +143,92 @@ TEST(TracesRaw, UnknownVariantIsNamedWithTheValidNames) {
   EXPECT_EQ(d.files(), std::vector<std::string>{"in.f32"});
 }
 
+// ---- where the scan runs (placement.cpp) -----------------------------------
+
+tr::FileInfo raw_info(std::size_t traces, std::size_t samples) {
+  tr::FileInfo f;
+  f.traces = traces;
+  f.samples = samples;
+  f.file_bytes = std::uint64_t{traces} * samples * 4;
+  return f;
+}
+
+// The estimate: the host for small files (its scan is shorter than a GPU's
+// start) and for large ones where its threads keep up with the I/O; the GPU
+// for large ones where they do not, or for the slow accumulators.
+TEST(TracesPlacement, HostWhenItKeepsUpWithTheIo) {
+  const tr::FileInfo seismic = raw_info(10000, 10000);  // 400 MB
+  EXPECT_FALSE(tr::place_scan({}, raw_info(25, 1000), 1).gpu);   // 0.1 MB: a GPU's start costs more
+  EXPECT_FALSE(tr::place_scan({}, seismic, 16).gpu);             // 16 x 0.142 GB/s keep up with 1.33 GB/s
+  EXPECT_TRUE(tr::place_scan({}, seismic, 2).gpu);               // 2 threads do not
+  EXPECT_FALSE(tr::place_scan({.accum = Accum::f64}, seismic, 16).gpu);
+  EXPECT_TRUE(tr::place_scan({.accum = Accum::dfloat}, seismic, 16).gpu);
+  EXPECT_TRUE(tr::place_scan({.accum = Accum::kahan}, seismic, 16).gpu);
+  // The crossing is monotonic in the threads: past it, the host.
+  std::size_t crossing = 0;
+  for (std::size_t t = 1; t <= 64 && crossing == 0; ++t)
+    if (!tr::place_scan({}, seismic, t).gpu) crossing = t;
+  ASSERT_GT(crossing, 2u);
+  for (std::size_t t = crossing; t <= 64; ++t) EXPECT_FALSE(tr::place_scan({}, seismic, t).gpu) << t;
+  const tr::Placement why = tr::place_scan({}, seismic, 16);
+  EXPECT_TRUE(has_substr(why.why, "16 threads x 0.142 GB/s")) << why.why;
+  EXPECT_TRUE(has_substr(why.why, "within the I/O expected")) << why.why;
+  EXPECT_TRUE(has_substr(tr::place_scan({}, seismic, 2).why, "past the I/O expected"));
+}
+
+// A named variant or a device pins the choice; the two must agree.
+TEST(TracesPlacement, VariantOrDevicePinsIt) {
+  const tr::FileInfo small = raw_info(25, 1000);
+  EXPECT_TRUE(tr::place_scan({.device = tr::ScanDevice::gpu}, small, 64).gpu);
+  EXPECT_FALSE(tr::place_scan({.device = tr::ScanDevice::host}, raw_info(10000, 10000), 1).gpu);
+  EXPECT_TRUE(tr::place_scan({.variant = "fused_one_pass"}, small, 64).gpu);
+  EXPECT_EQ(tr::place_scan({.variant = "cpu_reference"}, small, 1).why, "--variant cpu_reference");
+  const std::string msg = error_message(
+      [&] { (void)tr::place_scan({.variant = "cpu_openmp", .device = tr::ScanDevice::gpu}, small, 1); });
+  EXPECT_TRUE(has_substr(msg, "--variant cpu_openmp runs on the host, and the scan was asked to run on the GPU"))
+      << msg;
+}
+
+// A small file by default: scanned on the host, the same bytes as cpu_openmp
+// pinned, and the report says why.
+TEST(TracesPlacement, SmallFileRunsOnTheHostByDefault) {
+  ScratchDir d;
+  const std::size_t traces = 25, samples = 1000;
+  write_floats(d.path("in.f32"), random_traces(traces * samples, 31));
+  const tr::Report r =
+      tr::scan_file(d.path("in.f32"), d.path("out.f32"), {}, {.raw_traces = traces, .raw_samples = samples});
+  EXPECT_FALSE(r.on_gpu);
+  EXPECT_EQ(r.variant, "cpu_openmp");
+  EXPECT_TRUE(has_substr(r.placement, "plus a GPU's start")) << r.placement;
+  for (const tr::Phase& p : r.phases) EXPECT_FALSE(has_substr(p.name, "GPU")) << p.name;
+  const auto first = read_bytes(d.path("out.f32"));
+  const tr::Report pinned = tr::scan_file(d.path("in.f32"), d.path("out.f32"), {.variant = "cpu_openmp"},
+                                          {.raw_traces = traces, .raw_samples = samples});
+  EXPECT_EQ(pinned.placement, "--variant cpu_openmp");
+  EXPECT_EQ(read_bytes(d.path("out.f32")), first);
+  // Disagreeing options are refused before any output exists.
+  ScratchDir e;
+  write_floats(e.path("in.f32"), random_traces(traces * samples, 31));
+  const std::string msg = error_message([&] {
+    tr::scan_file(e.path("in.f32"), e.path("out.f32"), {.variant = "cpu_openmp", .device = tr::ScanDevice::gpu},
+                  {.raw_traces = traces, .raw_samples = samples});
+  });
+  EXPECT_TRUE(has_substr(msg, "asked to run on the GPU")) << msg;
+  EXPECT_EQ(e.files(), std::vector<std::string>{"in.f32"});
+}
+
+TEST(TracesPlacement, DeviceGpuWithoutGpuIsRefused) {
+  if (tr::gpu_present()) GTEST_SKIP() << "needs a machine without a GPU";
+  ScratchDir d;
+  write_floats(d.path("in.f32"), random_traces(10, 11));
+  const std::string msg = error_message([&] {
+    tr::scan_file(d.path("in.f32"), d.path("out.f32"), {.device = tr::ScanDevice::gpu},
+                  {.raw_traces = 2, .raw_samples = 5});
+  });
+  EXPECT_TRUE(has_substr(msg, "--device gpu: no GPU was found")) << msg;
+  EXPECT_EQ(d.files(), std::vector<std::string>{"in.f32"});
+}
+
 TEST(TracesRaw, SegySupportMatchesTheBuild) { EXPECT_EQ(tr::segy_supported(), TESSERA_HAVE_SEGYIO != 0); }
 
 // ---- the output file --------------------------------------------------------

@@ -39,8 +39,10 @@ inline std::string cli_path() {
   return TESSERA_CLI_PATH;
 }
 
-// Starts `tessera ARGS...` with stdout and stderr going to `log`.
-inline pid_t spawn_cli(const std::vector<std::string>& args, const std::string& log) {
+// Starts `tessera ARGS...` with stdout and stderr going to `log`, with this
+// process's environment plus `env` ("NAME=value" each).
+inline pid_t spawn_cli(const std::vector<std::string>& args, const std::string& log,
+                       const std::vector<std::string>& env = {}) {
   std::vector<std::string> argv_s{cli_path()};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -50,8 +52,13 @@ inline pid_t spawn_cli(const std::vector<std::string>& args, const std::string& 
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  std::vector<std::string> env_s(env);
+  std::vector<char*> envp;
+  for (char** e = environ; *e != nullptr; ++e) envp.push_back(*e);
+  for (auto& e : env_s) envp.push_back(e.data());
+  envp.push_back(nullptr);
   pid_t pid = -1;
-  const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+  const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) throw std::runtime_error("cannot start " + argv_s[0]);
   return pid;
@@ -73,8 +80,9 @@ inline CliResult wait_cli(pid_t pid, const std::string& log) {
 
 // Runs `tessera ARGS...` to completion; `log` is a scratch file outside the
 // directory under test.
-inline CliResult run_cli(const std::vector<std::string>& args, const std::string& log) {
-  return wait_cli(spawn_cli(args, log), log);
+inline CliResult run_cli(const std::vector<std::string>& args, const std::string& log,
+                         const std::vector<std::string>& env = {}) {
+  return wait_cli(spawn_cli(args, log, env), log);
 }
 
 }  // namespace traces_test

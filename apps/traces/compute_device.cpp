@@ -1,6 +1,15 @@
 // The GPU path: each batch is uploaded from a pinned staging buffer into one
 // device buffer (reused by every batch), scanned in place with
-// tessera::batched_scan on a stream of its own, and downloaded. The copies
+// tessera::batched_scan on a stream of its own, and downloaded.
+//
+// Every row starts 16-byte aligned on the device (a pitch of len rounded up
+// to 4 floats): the GPU rungs cut a row into per-thread items from its first
+// 16-byte-aligned sample (tile_io.cuh), so a row's summation order, and its
+// float result, depends on the row's alignment. Packed at pitch len, row r of
+// a batch sits at r * len floats: with len % 4 != 0 the same trace got a
+// different alignment, and different last bits, in batches of different
+// sizes. At the aligned pitch a row's arithmetic depends on len alone: the
+// output is the same byte for byte whatever the batching. The copies
 // are not overlapped with the scan: at ~25 GB/s each way PCIe is far faster
 // than the file I/O the pipeline overlaps it with (engine.hpp).
 //
@@ -10,6 +19,8 @@
 // are read; prepare() waits for it. Staging buffers are plain host memory,
 // pinned in place (cudaHostRegister) once the context exists.
 #include <fmt/format.h>
+
+#include <dlfcn.h>
 
 #include <condition_variable>
 #include <mutex>
@@ -29,6 +40,17 @@
 #endif
 
 namespace tessera::traces {
+
+// Only asks the dynamic loader: RTLD_NOLOAD finds the library when this
+// process already loaded it and never loads it. The CUDA runtime loads
+// libcuda on its first call, whatever that call is.
+bool cuda_driver_loaded() noexcept {
+  void* h = ::dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+  if (h == nullptr) h = ::dlopen("libcuda.so", RTLD_LAZY | RTLD_NOLOAD);
+  if (h == nullptr) return false;
+  ::dlclose(h);
+  return true;
+}
 
 #if TESSERA_HAVE_CUDA
 namespace {
@@ -135,10 +157,12 @@ class DeviceScan final : public Compute {
     TESSERA_CUDA(cudaGetDeviceProperties(&prop, dev));
     name_ = prop.name;
     TESSERA_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    d_ = DeviceBuffer<float>(batch_traces * len, "a batch of traces");
+    pitch_ = (len + 3) / 4 * 4;  // every row 16-byte aligned: see the top of this file
+    d_ = DeviceBuffer<float>(batch_traces * pitch_, "a batch of traces");
     d_.fill_bytes(0, stream_);
-    // Every batch runs the variant chosen for a full one, the last (shorter)
-    // batch included: all traces get the same arithmetic.
+    // The policy picks by row length and accumulator, never by the number of
+    // rows (policy.hpp): every batch, the last shorter one included, runs the
+    // same variant, and at the aligned pitch every trace the same arithmetic.
     variant_ = opt_.variant.empty()
                    ? batched_scan_default_variant(batch_traces, len, opt_.accum, opt_.direction)
                    : opt_.variant;
@@ -161,11 +185,24 @@ class DeviceScan final : public Compute {
     pinned_.erase(it);
     if (cudaHostUnregister(p) != cudaSuccess) (void)cudaGetLastError();
   }
+  // Rows of a multiple of 4 samples (the seismic 10,000) move as one copy;
+  // others as 2D copies between the packed staging rows and the aligned
+  // device rows.
   void run(float* x, std::size_t rows, std::size_t len, std::size_t) override {
-    const std::size_t bytes = rows * len * sizeof(float);
-    TESSERA_CUDA(cudaMemcpyAsync(d_.data(), x, bytes, cudaMemcpyHostToDevice, stream_));
-    batched_scan(d_.data(), rows, len, d_.data(), options());
-    TESSERA_CUDA(cudaMemcpyAsync(x, d_.data(), bytes, cudaMemcpyDeviceToHost, stream_));
+    const std::size_t row_bytes = len * sizeof(float), pitch_bytes = pitch_ * sizeof(float);
+    if (pitch_ == len)
+      TESSERA_CUDA(cudaMemcpyAsync(d_.data(), x, rows * row_bytes, cudaMemcpyHostToDevice, stream_));
+    else
+      TESSERA_CUDA(cudaMemcpy2DAsync(d_.data(), pitch_bytes, x, row_bytes, row_bytes, rows, cudaMemcpyHostToDevice,
+                                     stream_));
+    BatchedScanOptions o = options();
+    o.in_pitch = o.out_pitch = pitch_;
+    batched_scan(d_.data(), rows, len, d_.data(), o);
+    if (pitch_ == len)
+      TESSERA_CUDA(cudaMemcpyAsync(x, d_.data(), rows * row_bytes, cudaMemcpyDeviceToHost, stream_));
+    else
+      TESSERA_CUDA(cudaMemcpy2DAsync(x, row_bytes, d_.data(), pitch_bytes, row_bytes, rows, cudaMemcpyDeviceToHost,
+                                     stream_));
     TESSERA_CUDA(cudaStreamSynchronize(stream_));
   }
   bool on_gpu() const override { return true; }
@@ -179,6 +216,7 @@ class DeviceScan final : public Compute {
   }
   TraceScanOptions opt_;
   std::string name_, variant_;
+  std::size_t pitch_ = 0;  // floats from one device row to the next: len rounded up to 4
   cudaStream_t stream_ = nullptr;
   DeviceBuffer<float> d_;
   std::vector<float*> pinned_;

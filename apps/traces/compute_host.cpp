@@ -1,5 +1,7 @@
-// Where the scan runs: the host path (cpu_* variants of tessera::batched_scan
-// on the batch buffers themselves) and the choice between host and GPU.
+// The host path (cpu_* variants of tessera::batched_scan on the batch buffers
+// themselves, through batched_scan_host: the buffers are this engine's own
+// host memory, so nothing asks the CUDA driver where they live, and the
+// driver is never loaded) and the host-or-GPU compute side a placement names.
 #include <fmt/format.h>
 
 #include <vector>
@@ -47,10 +49,10 @@ class HostScan final : public Compute {
     // One row of the real length through the real call: an unknown variant or
     // an unsupported accumulator fails here, before any output exists.
     std::vector<float> probe(len, 0.0f);
-    batched_scan(probe.data(), 1, len, probe.data(), options());
+    batched_scan_host(probe.data(), 1, len, probe.data(), options());
   }
   void run(float* x, std::size_t rows, std::size_t len, std::size_t) override {
-    batched_scan(x, rows, len, x, options());
+    batched_scan_host(x, rows, len, x, options());
   }
   std::string variant() const override { return opt_.variant; }
 
@@ -65,12 +67,16 @@ class HostScan final : public Compute {
 
 std::unique_ptr<Compute> make_host_scan(const TraceScanOptions& scan) { return std::make_unique<HostScan>(scan); }
 
-std::unique_ptr<Compute> make_scan_compute(const TraceScanOptions& scan) {
-  if (is_host_variant(scan.variant)) return make_host_scan(scan);
+std::unique_ptr<Compute> make_scan_compute(const TraceScanOptions& scan, const Placement& placement) {
+  if (!placement.gpu || is_host_variant(scan.variant)) return make_host_scan(scan);
   if (auto gpu = make_device_scan(scan)) return gpu;
-  if (scan.variant.empty()) return make_host_scan(scan);
-  throw Error(fmt::format("--variant {}: a GPU variant, and no GPU was found: use a host variant ({}, cpu_reference)",
-                          scan.variant, HOST_DEFAULT_VARIANT));
+  if (!scan.variant.empty())
+    throw Error(fmt::format("--variant {}: a GPU variant, and no GPU was found: use a host variant ({}, "
+                            "cpu_reference)",
+                            scan.variant, HOST_DEFAULT_VARIANT));
+  if (scan.device == ScanDevice::gpu)
+    throw Error("--device gpu: no GPU was found (no CUDA driver or device); --device host scans on the host");
+  return make_host_scan(scan);
 }
 
 }  // namespace tessera::traces

@@ -81,13 +81,23 @@ class Compute {
   virtual std::string variant() const { return {}; }
 };
 
-// The scan: on the GPU when one is present and the variant is not cpu_*, on
-// the host otherwise (see traces.hpp). check_variant_name refuses a name no
-// variant has (before anything else is done); make_scan_compute may wait for
-// the GPU's start to know whether there is one.
+// Where the scan runs and why (placement.cpp): from the options, IN's sizes,
+// the accumulator and the host's threads only, never by asking the driver.
+struct Placement {
+  bool gpu = false;
+  std::string why;
+};
+Placement place_scan(const TraceScanOptions& scan, const FileInfo& info, std::size_t host_threads);
+std::size_t host_threads();  // OpenMP's threads for the host scan
+
+// The scan, where `placement` put it (a GPU placement without a GPU falls
+// back to the host unless a GPU variant or device was asked for).
+// check_variant_name refuses a name no variant has (before anything else is
+// done); make_scan_compute waits for the driver's device count when the
+// placement is the GPU, and never touches the driver otherwise.
 void check_variant_name(const TraceScanOptions& scan);
-std::unique_ptr<Compute> make_scan_compute(const TraceScanOptions& scan);
-// Without a GPU build or device (compute_host.cpp / compute_device.cpp).
+std::unique_ptr<Compute> make_scan_compute(const TraceScanOptions& scan, const Placement& placement);
+// On the host: batched_scan_host, which never touches the GPU (compute_host.cpp).
 std::unique_ptr<Compute> make_host_scan(const TraceScanOptions& scan);
 // Null when this build has no CUDA or no device is present.
 std::unique_ptr<Compute> make_device_scan(const TraceScanOptions& scan);

@@ -54,9 +54,12 @@ class FunctionCompute final : public Compute {
   const BatchFn& fn_;
 };
 
-// `make_compute` is called once reading has started (it may wait for the GPU).
+// `opened` is called once IN's headers are read, before anything else (the
+// scan's placement, the GPU's start); `make_compute` once reading has started
+// (it may wait for the GPU, in phases of `log`).
 Report run_file(const std::string& in, const std::string& out, const FileOptions& file,
-                const std::function<std::unique_ptr<Compute>()>& make_compute) {
+                const std::function<void(const FileInfo&)>& opened,
+                const std::function<std::unique_ptr<Compute>(PhaseLog&)>& make_compute) {
   const double t0 = seconds_since_start();
   require(!in.empty(), "input path is empty");
   require(!out.empty(), "output path is empty");
@@ -67,6 +70,7 @@ Report run_file(const std::string& in, const std::string& out, const FileOptions
   r.input = reader->info();
   const FileInfo& info = r.input;
   r.out_format = output_format(info, file.out_format, in);
+  opened(info);
   r.batch_traces = file.batch_traces != 0
                        ? std::min(file.batch_traces, std::max<std::size_t>(info.traces, 1))
                        : default_batch_traces(info, reader->header_bytes(), SIZE_MAX, host_memory_available(),
@@ -77,10 +81,7 @@ Report run_file(const std::string& in, const std::string& out, const FileOptions
   std::optional<AtomicOutput> output;
   std::unique_ptr<TraceWriter> writer;
   const auto start_ends = [&]() -> PipelineEnds {
-    {
-      ScopedPhase p(log, "choose host or GPU (waits for the driver's device count)");
-      compute = make_compute();
-    }
+    compute = make_compute(log);
     if (info.traces > 0) compute->prepare(r.batch_traces, info.samples, log);
     ScopedPhase p(log, "create the output's temporary");
     output.emplace(out);
@@ -122,20 +123,31 @@ FileInfo inspect(const std::string& in, const FileOptions& file) { return open_r
 
 Report scan_file(const std::string& in, const std::string& out, const TraceScanOptions& scan, const FileOptions& file) {
   check_variant_name(scan);
-  const bool may_use_gpu = !scan.variant.starts_with("cpu_");
-  if (may_use_gpu) start_gpu();  // overlaps opening IN and reading its first batches
+  Placement placement;
+  const auto opened = [&](const FileInfo& info) {
+    placement = place_scan(scan, info, host_threads());
+    if (placement.gpu) start_gpu();  // overlaps reading the first batches
+  };
+  const auto make_compute = [&](PhaseLog& log) -> std::unique_ptr<Compute> {
+    if (!placement.gpu) return make_scan_compute(scan, placement);  // the driver is never touched
+    ScopedPhase p(log, "GPU present? (waits for the driver's device count)");
+    return make_scan_compute(scan, placement);
+  };
   try {
-    return run_file(in, out, file, [&] { return make_scan_compute(scan); });
+    Report r = run_file(in, out, file, opened, make_compute);
+    r.placement = placement.gpu && !r.on_gpu ? "no GPU found" : placement.why;
+    return r;
   } catch (...) {
     // The caller may exit on this error: not while the context is created.
-    if (may_use_gpu) finish_gpu_start();
+    if (placement.gpu) finish_gpu_start();
     throw;
   }
 }
 
 Report process_file(const std::string& in, const std::string& out, const FileOptions& file, const BatchFn& fn) {
   require(static_cast<bool>(fn), "process_file: the batch function is empty");
-  return run_file(in, out, file, [&] { return std::make_unique<FunctionCompute>(fn); });
+  return run_file(in, out, file, [](const FileInfo&) {},
+                  [&](PhaseLog&) -> std::unique_ptr<Compute> { return std::make_unique<FunctionCompute>(fn); });
 }
 
 }  // namespace tessera::traces

@@ -65,6 +65,17 @@ struct BatchedScanOptions {
 void batched_scan(const float* in, std::size_t rows, std::size_t len, float* out,
                   const BatchedScanOptions& options = {});
 
+// The cpu_* variants on host memory, without ever touching the GPU: no
+// driver initialisation, no pointer queries, no stream to wait for (the
+// public call above asks the driver where `in` and `out` live, which starts
+// it: 0.1-0.2 s). For callers whose buffers are their own host memory and
+// who may run on a machine with a GPU they do not want started (`tessera
+// traces` on the host). options.variant names a cpu_* variant (empty:
+// cpu_openmp); a GPU variant is refused by name; options.stream is ignored.
+// Synchronous; the same arguments are checked as by batched_scan.
+void batched_scan_host(const float* in, std::size_t rows, std::size_t len, float* out,
+                       const BatchedScanOptions& options = {});
+
 // Bytes of scratch the call with these arguments needs (the variant
 // options.variant names, or the one the call picks); 0 when none.
 std::size_t batched_scan_workspace_bytes(std::size_t rows, std::size_t len, const BatchedScanOptions& options = {});

@@ -35,10 +35,15 @@
 //   is left behind and an existing OUT is untouched. IN == OUT is allowed.
 // - Errors are tessera::Error exceptions naming the file and the problem.
 //
-// Scans run on the GPU when one is present (each batch uploaded, scanned with
-// tessera::batched_scan in place, downloaded), otherwise on the host with the
-// `cpu_openmp` variant; options.variant picks any variant by name (cpu_* on
-// the host, the others on the GPU). Reading, scanning and writing overlap: a
+// Scans run on the host (`cpu_openmp`, never touching the CUDA driver) when
+// its threads keep up with the file's I/O or the file is too small to repay
+// a GPU's start, else on the GPU when one is present (each batch uploaded,
+// scanned with tessera::batched_scan in place, downloaded); the choice uses
+// IN's sizes, the accumulator and the host's threads only, and
+// Report::placement says why. options.variant (cpu_* on the host, the others
+// on the GPU) or options.device pins it. Host and GPU results may differ in
+// the last bits (different summation orders); each is the same whatever the
+// batching. Reading, scanning and writing overlap: a
 // few staging buffers of whole traces (tens of MiB, never the whole file)
 // cycle through a reader thread, the scan, and a writer thread; the GPU's
 // context is created on a thread of its own while the first batches are read.
@@ -59,8 +64,9 @@ namespace tessera::traces {
 // raw float32 works in every build.
 bool segy_supported() noexcept;
 
-// Whether scans without an explicit cpu_* variant will run on a GPU. Calls
-// start_gpu() (below) and waits for the driver's device count only.
+// Whether this process has a GPU to scan on (a default run may still choose
+// the host). Calls start_gpu() (below) and waits for the driver's device
+// count only.
 bool gpu_present() noexcept;
 
 // Installs SIGINT, SIGTERM and SIGHUP handlers that remove the temporaries of
@@ -105,12 +111,17 @@ struct FileOptions {
   OutFormat out_format = OutFormat::automatic;
 };
 
+// Where the scan runs: automatic (the host when it keeps up with the I/O,
+// see the top of this file), or pinned (gpu without a GPU is an error).
+enum class ScanDevice { automatic, host, gpu };
+
 // The scan applied to every trace (semantics of tessera::batched_scan).
 struct TraceScanOptions {
   ScanDirection direction = ScanDirection::forward_backward;
   Accum accum = Accum::native;
   bool exclusive = false;
-  std::string variant = {};  // empty: the API's choice on a GPU, cpu_openmp without one
+  std::string variant = {};  // empty: cpu_openmp on the host, the API's choice on a GPU
+  ScanDevice device = ScanDevice::automatic;  // a named variant decides; a contradicting device is refused
 };
 
 // What IN holds.
@@ -153,6 +164,11 @@ struct Phase {
 void start_gpu();
 void finish_gpu_start() noexcept;
 
+// Whether this process has loaded the CUDA driver (libcuda), which any CUDA
+// runtime call does: a run on the host never does. Asks the dynamic loader
+// only (it loads nothing).
+bool cuda_driver_loaded() noexcept;
+
 // The wall time of a plain copy of IN to a hidden temporary beside OUT
 // (copy_file_range, as cp does, then fsync: what `cp IN OUT && sync` pays),
 // removed afterwards, also on SIGINT/SIGTERM/SIGHUP once
@@ -166,6 +182,7 @@ struct Report {
   std::string variant;          // the scan variant that ran ("" for process_file)
   bool on_gpu = false;
   std::string device;           // GPU name, or "host (N threads)"
+  std::string placement;        // why there: "--variant X", "--device gpu", the estimate, "no GPU found"
   std::size_t batch_traces = 0; // traces per batch
   std::size_t batches = 0;
   // Busy time of each stage (they overlap) and the wall time of the whole run,
