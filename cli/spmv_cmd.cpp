@@ -149,6 +149,12 @@ void print_matrix(const SpmvArgs& args, const mm::Header& h, const mm::Csr<T>& a
   fmt::print("x        {}\n", args.x.empty() ? std::string("all ones") : args.x);
 }
 
+// "ok", "unchecked: ..." or "WRONG: ...".
+std::string verdict(const spmv_runs::Row& r) {
+  if (!r.ok) return "WRONG: " + r.detail;
+  return r.detail.empty() ? "ok" : r.detail;
+}
+
 void print_rows(const std::vector<spmv_runs::Row>& rows, double model_bytes, double ceiling_gbps) {
   fmt::print("\n{:<17} {:<6} {:>12} {:>11} {:>10} {:>8} {:>6} {:>12}  {}\n", "variant", "format", "footprint",
              "convert ms", "spmv ms", "GB/s", "% ceil", "max rel err", "check");
@@ -161,7 +167,7 @@ void print_rows(const std::vector<spmv_runs::Row>& rows, double model_bytes, dou
     fmt::print("{:<17} {:<6} {:>12} {:>11} {:>10.4g} {:>8.1f} {:>6} {:>12.2e}  {}\n", r.variant, r.format,
                bytes_text(double(r.footprint_bytes)), r.convert_ms < 0 ? std::string("-") : fmt::format("{:.3f}", r.convert_ms),
                r.spmv_ms, gbps, ceiling_gbps > 0 ? fmt::format("{:.0f}", 100.0 * gbps / ceiling_gbps) : std::string("-"),
-               r.max_rel_err, r.ok ? "ok" : "WRONG: " + r.detail);
+               r.max_rel_err, verdict(r));
   }
   for (const auto& r : rows)
     if (r.ran && !r.note.empty()) fmt::print("  {}: {}\n", r.variant, r.note);
@@ -196,8 +202,8 @@ int spmv_typed(const SpmvArgs& args) {
     fmt::print("device   {} ({} SMs), copy ceiling {:.0f} GB/s\n", device.name, device.sm_count, ceiling);
   } else {
     ceiling = device.host_copy_gbps;
-    fmt::print("device   no GPU found ({}): the CPU variants run on the host ({} threads, copy ceiling {:.1f} GB/s); "
-               "footprints of the formats from their host conversions\n",
+    fmt::print("device   no GPU found ({})\n         the CPU variants run on the host ({} threads, copy ceiling "
+               "{:.1f} GB/s); the formats' footprints come from their host conversions\n",
                device.why_absent, device.host_threads, ceiling);
     if (!plan.fallback.empty())
       fmt::print(std::cerr, "{}: no GPU found: --format {} runs on the GPU only; ran cpu_openmp instead\n", WHO,
@@ -232,7 +238,7 @@ int spmv_typed(const SpmvArgs& args) {
   spmv_runs::Row api;
   const std::vector<T> y = spmv_runs::run_api(a, x, device.present, api);
   fmt::print("api      tessera::spmv with default options ran {}: max rel err {:.2e}, {}\n", api.variant,
-             api.max_rel_err, api.ok ? "ok" : "WRONG: " + api.detail);
+             api.max_rel_err, verdict(api));
   const bool all_ok = api.ok && std::all_of(rows.begin(), rows.end(), [](const auto& r) { return !r.ran || r.ok; });
   if (!all_ok) {
     fmt::print(std::cerr, "{}: a y is wrong (see above){}\n", WHO, args.out.empty() ? "" : "; --out not written");
