@@ -220,8 +220,10 @@ int spmv_typed(const SpmvArgs& args) {
 
   const std::vector<spmv_runs::Row> rows = spmv_runs::run_variants(a, x, plan.variants, device.present, args.repeat);
   print_rows(rows, model, ceiling);
-  fmt::print("(conversion: the variant's preparation once, upload included; spmv: median of {} runs, prepared)\n",
-             args.repeat);
+  const bool graphs = std::any_of(rows.begin(), rows.end(), [](const auto& r) { return r.graph; });
+  fmt::print("(convert: the variant's preparation, once, upload included; spmv: the prepared format's median of {} "
+             "runs{})\n",
+             args.repeat, graphs ? "; runs under 0.05 ms timed as CUDA graph replays of several, as the bench does" : "");
   if (!device.present) {
     fmt::print("\n{:<26} {:>12} {:>11}  {}\n", "format (host conversion)", "footprint", "convert ms", "layout");
     for (const auto& f : spmv_runs::host_footprints(a, plan.formats))

@@ -52,8 +52,9 @@ SpmvSpec spec_of(const mm::Csr<T>& a) {
 }
 
 harness::TimingOptions timing(int repeat) {
-  // Exactly `repeat` timed repetitions, whatever they cost.
-  return {.warmup = 1, .min_reps = repeat, .max_reps = repeat, .budget_ms = std::numeric_limits<double>::infinity()};
+  // Exactly `repeat` timed repetitions, whatever they cost: with no budget
+  // the count is clamped up to min_reps (timing.cpp's reps_for).
+  return {.warmup = 1, .min_reps = repeat, .max_reps = repeat, .budget_ms = 0};
 }
 
 // inf or NaN in A or x makes rows of the reference non-finite, which the
@@ -182,6 +183,7 @@ void run_on_device(Row& row, const SpmvVariant& v, const mm::Csr<T>& a, OnDevice
   const harness::Timing t = harness::time_gpu(once, stream.get(), timing(repeat));
   row.spmv_ms = t.median_ms;
   row.reps = t.reps;
+  row.graph = t.graph;
   row.ran = true;
 }
 #endif

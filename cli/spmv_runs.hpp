@@ -28,6 +28,7 @@ struct Row {
   double convert_ms = -1;           // prepare(): conversion + upload; -1: nothing to prepare
   double spmv_ms = 0;               // median of the timed repetitions
   int reps = 0;
+  bool graph = false;               // timed as CUDA graph replays of several runs (runs under 0.05 ms)
   bool ok = false;
   double max_rel_err = 0;           // max |y - ref| / sum |a||x| over the rows
   std::string detail;               // on a failed check: which rows, first one
