@@ -73,7 +73,8 @@ struct Plan {
 // Before the files are read: a typo costs nothing.
 void check_format_name(const std::string& format) {
   const std::vector<std::string> all = variant_names();
-  if (format != "all" && format != "auto" && !is_format(format) && std::find(all.begin(), all.end(), format) == all.end())
+  const bool variant = std::find(all.begin(), all.end(), format) != all.end();
+  if (format != "all" && format != "auto" && !is_format(format) && !variant)
     throw UsageError(fmt::format("--format: unknown format '{}'; formats: all, auto, {}; or a variant: {}", format,
                                  fmt::join(FORMATS, ", "), fmt::join(all, ", ")));
 }
@@ -164,9 +165,10 @@ void print_rows(const std::vector<spmv_runs::Row>& rows, double model_bytes, dou
       continue;
     }
     const double gbps = r.spmv_ms > 0 ? model_bytes / (r.spmv_ms * 1e6) : 0.0;
+    const std::string convert = r.convert_ms < 0 ? std::string("-") : fmt::format("{:.3f}", r.convert_ms);
+    const std::string share = ceiling_gbps > 0 ? fmt::format("{:.0f}", 100.0 * gbps / ceiling_gbps) : "-";
     fmt::print("{:<17} {:<6} {:>12} {:>11} {:>10.4g} {:>8.1f} {:>6} {:>12.2e}  {}\n", r.variant, r.format,
-               bytes_text(double(r.footprint_bytes)), r.convert_ms < 0 ? std::string("-") : fmt::format("{:.3f}", r.convert_ms),
-               r.spmv_ms, gbps, ceiling_gbps > 0 ? fmt::format("{:.0f}", 100.0 * gbps / ceiling_gbps) : std::string("-"),
+               bytes_text(double(r.footprint_bytes)), convert, r.spmv_ms, gbps, share,
                r.max_rel_err, verdict(r));
   }
   for (const auto& r : rows)
@@ -223,7 +225,8 @@ int spmv_typed(const SpmvArgs& args) {
   const bool graphs = std::any_of(rows.begin(), rows.end(), [](const auto& r) { return r.graph; });
   fmt::print("(convert: the variant's preparation, once, upload included; spmv: the prepared format's median of {} "
              "runs{})\n",
-             args.repeat, graphs ? "; runs under 0.05 ms timed as CUDA graph replays of several, as the bench does" : "");
+             args.repeat, graphs ? "; runs under 0.05 ms timed as CUDA graph replays of several, as the bench does"
+                                 : "");
   if (!device.present) {
     fmt::print("\n{:<26} {:>12} {:>11}  {}\n", "format (host conversion)", "footprint", "convert ms", "layout");
     for (const auto& f : spmv_runs::host_footprints(a, plan.formats))

@@ -295,8 +295,8 @@ std::vector<Footprint> host_footprints(const mm::Csr<T>& a, const std::vector<st
         return fmt::format("{} slices of {} rows, {:.3f} cells a nonzero", f.slices(), f.height,
                            a.nnz() > 0 ? double(f.col.size()) / double(a.nnz()) : 1.0);
       };
-      timed("sell (jds_ell_sections)", [&] { return fmts::to_sliced(c, SECTION_ROWS, std::max<std::int64_t>(a.rows, 1)); },
-            cells);
+      const std::int64_t global_sort = std::max<std::int64_t>(a.rows, 1);
+      timed("sell (jds_ell_sections)", [&] { return fmts::to_sliced(c, SECTION_ROWS, global_sort); }, cells);
       timed("sell (sell_c_sigma)", [&] { return fmts::to_sliced(c, SELL_C, SELL_SIGMA); }, cells);
     }
   }
