@@ -237,8 +237,13 @@ int spmv_typed(const SpmvArgs& args) {
   const spmv_runs::Row* fastest = nullptr;
   for (const auto& r : rows)
     if (r.ran && r.ok && (fastest == nullptr || r.spmv_ms < fastest->spmv_ms)) fastest = &r;
-  if (fastest != nullptr && rows.size() > 1)
-    fmt::print("\nfastest  {} ({:.4g} ms); the API picks {}\n", fastest->variant, fastest->spmv_ms, pick);
+  const auto picked = std::find_if(rows.begin(), rows.end(), [&](const auto& r) { return r.variant == pick; });
+  if (fastest != nullptr && rows.size() > 1) {
+    fmt::print("\nfastest  {} ({:.4g} ms); the API picks {}", fastest->variant, fastest->spmv_ms, pick);
+    if (picked != rows.end() && picked->ran && fastest->spmv_ms > 0)
+      fmt::print(" ({:.4g} ms, {:.2f}x the fastest)", picked->spmv_ms, picked->spmv_ms / fastest->spmv_ms);
+    fmt::print("\n");
+  }
 
   spmv_runs::Row api;
   const std::vector<T> y = spmv_runs::run_api(a, x, device.present, api);
