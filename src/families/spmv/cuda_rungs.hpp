@@ -54,6 +54,15 @@ TESSERA_DECLARE_SPMV_PREPARE(cusparse_spmv)
 #undef TESSERA_DECLARE_SPMV_RUNG
 #undef TESSERA_DECLARE_SPMV_PREPARE
 
+// cuSPARSE refuses a CSR with more entries than cells (nnz > rows * cols),
+// which only duplicate (row, col) entries make; tessera's rungs sum them.
+// supports_cusparse_spmv declines such shapes (the harness says why).
+inline bool vendor_refuses_duplicates(const SpmvSpec& s) {
+  if (s.nnz <= 0) return false;
+  if (s.rows <= 0 || s.cols <= 0) return true;
+  return (s.nnz - 1) / s.cols >= s.rows;  // nnz > rows * cols without overflow
+}
+
 // csr_vector's lanes per row for this shape (2..32, a power of two): the
 // mean row length rounded up, so that a row's lanes are mostly busy.
 int csr_vector_lanes(const SpmvSpec& spec);
