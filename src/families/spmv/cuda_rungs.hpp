@@ -44,6 +44,8 @@ TESSERA_DECLARE_SPMV_RUNG(jds_ell_sections)
 TESSERA_DECLARE_SPMV_PREPARE(jds_ell_sections)
 // 08_csr_nnz_split.cu
 TESSERA_DECLARE_SPMV_RUNG(csr_nnz_split)
+// 08_csr_scalar_guarded.cu
+TESSERA_DECLARE_SPMV_RUNG(csr_scalar_guarded)
 // 08_sell_c_sigma.cu
 TESSERA_DECLARE_SPMV_RUNG(sell_c_sigma)
 TESSERA_DECLARE_SPMV_PREPARE(sell_c_sigma)
