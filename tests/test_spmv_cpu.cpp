@@ -351,6 +351,29 @@ TEST(SpmvVendor, DeclinesOnlyMoreEntriesThanCells) {
 #endif
 }
 
+// csr_subwarp_vec4's group: one step of 4 entries a lane covers the mean
+// row and its alignment slack (up to 3 entries before the row's start).
+TEST(SpmvSubwarp, LanesCoverTheMeanRow) {
+#if TESSERA_HAVE_CUDA
+  namespace sp = tessera::spmv_impl;
+  const auto lanes = [](std::int64_t rows, std::int64_t nnz) {
+    return sp::csr_subwarp_vec4_lanes({tessera::Dtype::f32, rows, rows, nnz});
+  };
+  EXPECT_EQ(lanes(128LL * 128 * 128, 382LL * 382 * 382), 8);  // 27-point stencil: mean 26.6
+  EXPECT_EQ(lanes(1000, 5000), 4);                            // mean 5
+  EXPECT_EQ(lanes(1000, 0), 2);
+  EXPECT_EQ(lanes(0, 0), 2);
+  EXPECT_EQ(lanes(10, 100000), 32);
+  for (std::int64_t mean = 1; mean <= 120; ++mean) {
+    const int l = lanes(1000, 1000 * mean);
+    EXPECT_GE(4 * l, mean + 3) << "mean " << mean;  // one step covers a mean row, however aligned
+    EXPECT_TRUE(l == 2 || 4 * (l / 2) < mean + 4) << "mean " << mean;  // and half as many would not
+  }
+#else
+  GTEST_SKIP() << "CPU-only build: no CUDA rungs";
+#endif
+}
+
 // ---- the harness's check: passes the reference, fails a wrong row, a NaN
 // and an unwritten (poisoned) row.
 TEST(SpmvCheck, BoundCatchesWrongRows) {
