@@ -101,6 +101,10 @@ bool offsets_fit_32(const SpmvSpec& s) { return s.nnz < (std::int64_t(1) << 31) 
 
 std::unique_ptr<SpmvPlan> prepare_cusparse_spmv(const PrepareArgs& args) {
   const SpmvSpec& s = args.spec;
+  require(!vendor_refuses_duplicates(s),
+          "spmv/cusparse_spmv: " + std::to_string(s.nnz) + " entries in a " + std::to_string(s.rows) + " x " +
+              std::to_string(s.cols) + " matrix: duplicate (row, col) entries, which cuSPARSE refuses (nnz > rows * "
+              "cols); tessera's rungs sum them");
   auto plan = std::make_unique<CusparsePlan>();
   plan->slot = &slot_of_current_device();
   std::lock_guard<std::mutex> lock(plan->slot->mutex);
