@@ -29,6 +29,7 @@ RunOptions to_options(const Filters& f) {
   if (f.size) o.size = f.size;
   o.large = f.large;
   o.quick = f.quick;
+  o.skip_vendor = f.skip_vendor;
   o.input = f.input;
   if (!f.type.empty()) {
     o.type = parse_dtype(f.type);
@@ -114,6 +115,8 @@ void add_filters(CLI::App* cmd, Filters& f, bool verify) {
   cmd->add_option("--json", f.json, "write the results as JSON to this file (checked writable before the run)");
   cmd->add_option("--input", f.input, "byte-stream patterns (histogram, unique) use this file's bytes, repeated to the problem size")
       ->check(CLI::ExistingFile);
+  cmd->add_flag("--skip-vendor", f.skip_vendor,
+                "leave the vendor baselines out (sanitizer runs: check tessera's kernels only)");
   if (verify) {
     cmd->add_flag("--large", f.large, "also verify sizes past 2^31 elements (GPU memory permitting)");
     cmd->add_flag("--quick", f.quick, "small sizes only (for compute-sanitizer runs)");

@@ -17,7 +17,7 @@ struct Filters {
   std::string selector, type, op, accum, json, input;
   std::uint64_t seed = 0;
   std::size_t size = 0;
-  bool large = false, quick = false;
+  bool large = false, quick = false, skip_vendor = false;
 };
 
 void add_filters(CLI::App* cmd, Filters& f, bool verify);

@@ -15,6 +15,10 @@
 
 #include "families/spmv/formats.hpp"
 #include "families/spmv/nnz_split.hpp"
+#include "families/spmv/policy.hpp"
+#if TESSERA_HAVE_CUDA
+#include "families/spmv/cuda_rungs.hpp"
+#endif
 #include "families/spmv/problem_check.hpp"
 #include "spmv_test_support.hpp"
 #include "tessera/core/error.hpp"
@@ -60,6 +64,15 @@ void check_conversions(const Shape& s) {
     run(f::to_sliced(a, 256, std::max<std::int64_t>(a.rows, 1)), "jds_ell_sections");
     run(f::to_sliced(a, 32, 1024), "sell-32-1024");
     run(f::to_sliced(a, 3, 5), "sell-3-5");
+    // As the rungs build them: the rows past the cut in their own part (and
+    // small cuts, so that every shape has some).
+    const std::int64_t cut = f::long_row_cut(a.rows, a.nnz);
+    for (const std::int64_t c : {cut, std::int64_t(2), std::int64_t(0)}) {
+      const std::string at = " cut " + std::to_string(c);
+      run(f::to_jds(a, c), "jds" + at);
+      run(f::to_sliced(a, 256, std::max<std::int64_t>(a.rows, 1), c), "jds_ell_sections" + at);
+      run(f::to_sliced(a, 32, 1024, c), "sell-32-1024" + at);
+    }
   }
 }
 
@@ -120,6 +133,53 @@ TEST(SpmvFormats, JdsSortsRowsAndKeepsAPermutation) {
   EXPECT_EQ(j.length[0], 8000);  // the huge row first
   EXPECT_EQ(j.diag_offsets.back(), a.nnz);
   EXPECT_EQ(std::size_t(j.bytes()), j.perm.size() * 8 + j.diag_offsets.size() * 8 + std::size_t(a.nnz) * 12);
+}
+
+// The cut: rows past it leave the format for the long-row part (longest
+// first, the huge ones a prefix); every row is in exactly one of the two,
+// and the format's own entries are only the kept rows'.
+TEST(SpmvFormats, LongRowsLeaveTheFormat) {
+  for (const Shape& shape : {shapes()[4], shapes()[8]}) {  // a huge row; a power law
+    const auto mat = build<float>(shape, 7);
+    const auto a = mat.view();
+    const std::int64_t cut = f::long_row_cut(a.rows, a.nnz);
+    EXPECT_GE(cut, f::LONG_ROW_MIN_CUT);
+    const auto check = [&](const std::vector<std::int32_t>& perm, const f::LongRows<float>& l, std::size_t cells,
+                           const std::string& what) {
+      std::vector<std::int32_t> all = perm;
+      all.insert(all.end(), l.row.begin(), l.row.end());
+      std::sort(all.begin(), all.end());
+      ASSERT_EQ(all.size(), std::size_t(a.rows)) << what;
+      for (std::size_t i = 0; i < all.size(); ++i) ASSERT_EQ(all[i], std::int32_t(i)) << what;
+      std::int64_t long_nnz = 0, huge = 0;
+      for (std::int32_t r : perm) ASSERT_LE(f::row_length(a, r), cut) << what;
+      for (std::size_t i = 0; i < l.row.size(); ++i) {
+        const std::int64_t len = f::row_length(a, l.row[i]);
+        ASSERT_GT(len, cut) << what;
+        ASSERT_EQ(l.offsets[i + 1] - l.offsets[i], len) << what;
+        if (i > 0) {
+          ASSERT_LE(len, f::row_length(a, l.row[i - 1])) << what;
+        }
+        huge += len > f::HUGE_ROW;
+        long_nnz += len;
+      }
+      EXPECT_GT(l.count(), 0) << what;
+      EXPECT_EQ(l.huge, huge) << what;
+      EXPECT_EQ(std::int64_t(l.col.size()), long_nnz) << what;
+      EXPECT_GE(std::int64_t(cells) + long_nnz, a.nnz) << what;
+    };
+    const auto j = f::to_jds(a, cut);
+    check(j.perm, j.long_rows, j.col.size(), shape.name + " jds");
+    EXPECT_EQ(std::int64_t(j.col.size()) + std::int64_t(j.long_rows.col.size()), a.nnz);
+    EXPECT_LE(std::int64_t(j.diag_offsets.size()) - 1, cut);  // no diagonal past the cut
+    const auto s = f::to_sliced(a, 32, 1024, cut);
+    check(s.perm, s.long_rows, s.col.size(), shape.name + " sell");
+    for (std::int32_t w : s.slice_width) ASSERT_LE(w, cut);
+  }
+  // A regular matrix keeps every row (the stencils' speed is unchanged).
+  const auto lap_matrix = build<float>(shapes()[7], 7);
+  const auto lap = lap_matrix.view();
+  EXPECT_EQ(f::to_jds(lap, f::long_row_cut(lap.rows, lap.nnz)).long_rows.count(), 0);
 }
 
 TEST(SpmvFormats, SellSortsOnlyWithinWindows) {
@@ -233,6 +293,85 @@ TEST(SpmvApi, DefaultsAndWorkspaceQuery) {
   tessera::spmv(a, b.x.data(), b.y.data(), {.alpha = 2, .beta = 1, .variant = "cpu_reference"});
   // rows: 0: 1 + 2 = 3, 1: 3, 2: 4 + 5 = 9; y = 2 A x + y
   EXPECT_EQ(b.y, (std::vector<float>{13, 13, 25}));
+}
+
+// The pick: a rule on the mean row length, CSR rungs only (the API takes
+// CSR; a format rung would convert on every call).
+TEST(SpmvPolicy, PicksByMeanRowLength) {
+  namespace sp = tessera::spmv_impl;
+  const auto spec = [](std::int64_t rows, std::int64_t nnz) {
+    return sp::SpmvSpec{tessera::Dtype::f32, rows, rows, nnz};
+  };
+  const std::int64_t lap = 4096LL * 4096, sten = 128LL * 128 * 128, power = 1LL << 21;
+  const sp::SpmvSpec laplace = spec(lap, 5 * lap - 4 * 4096), stencil = spec(sten, 382LL * 382 * 382),
+                     power_law = spec(power, 16 * power);
+  EXPECT_TRUE(sp::short_rows(laplace));
+  EXPECT_FALSE(sp::short_rows(stencil));
+  EXPECT_FALSE(sp::short_rows(power_law));
+  EXPECT_TRUE(sp::short_rows(spec(1000, 8000)));  // the boundary: mean exactly 8
+  EXPECT_FALSE(sp::short_rows(spec(1000, 8001)));
+  EXPECT_FALSE(sp::short_rows(spec(0, 0)));
+  for (const auto& s : {laplace, stencil, power_law, spec(1000, 8001), spec(0, 0)})
+    EXPECT_EQ(sp::policy_pick(s, false), "cpu_openmp");  // no GPU: the parallel CPU rung
+#if TESSERA_HAVE_CUDA
+  EXPECT_EQ(sp::policy_pick(laplace, true), "csr_scalar_guarded");
+  EXPECT_EQ(sp::policy_pick(spec(1000, 8000), true), "csr_scalar_guarded");
+  EXPECT_EQ(sp::policy_pick(stencil, true), "csr_nnz_split");
+  EXPECT_EQ(sp::policy_pick(power_law, true), "csr_nnz_split");
+  EXPECT_EQ(sp::policy_pick(spec(1000, 8001), true), "csr_nnz_split");
+  EXPECT_EQ(sp::policy_pick(spec(0, 0), true), "csr_nnz_split");
+  for (const sp::PolicyRule& rule : sp::kGpuPolicy) {  // each a CUDA CSR rung, with its evidence
+    const auto& v = sp::variants_ladder().at(std::string(rule.variant), "test");
+    EXPECT_EQ(v.info.backend, tessera::Backend::cuda) << rule.variant;
+    EXPECT_EQ(v.prepare, nullptr) << rule.variant << " would convert the matrix on every call";
+    EXPECT_NE(rule.evidence.find("H100"), std::string_view::npos) << rule.variant;
+  }
+#endif
+}
+
+// cuSPARSE refuses more entries than cells (duplicates); the vendor rung
+// declines exactly those shapes.
+TEST(SpmvVendor, DeclinesOnlyMoreEntriesThanCells) {
+#if TESSERA_HAVE_CUDA
+  namespace sp = tessera::spmv_impl;
+  const auto refuses = [](std::int64_t rows, std::int64_t cols, std::int64_t nnz) {
+    return sp::vendor_refuses_duplicates({tessera::Dtype::f64, rows, cols, nnz});
+  };
+  EXPECT_TRUE(refuses(1, 1, 2));
+  EXPECT_FALSE(refuses(1, 1, 1));
+  EXPECT_FALSE(refuses(3, 2, 6));
+  EXPECT_TRUE(refuses(3, 2, 7));
+  EXPECT_FALSE(refuses(0, 5, 0));
+  EXPECT_FALSE(refuses(1LL << 40, 1LL << 40, 1LL << 50));  // no overflow
+  EXPECT_FALSE(sp::variants_ladder().at("cusparse_spmv", "test").supports({tessera::Dtype::f32, 1, 1, 2}));
+  EXPECT_TRUE(sp::variants_ladder().at("cusparse_spmv", "test").supports({tessera::Dtype::f32, 1, 1, 1}));
+  EXPECT_TRUE(sp::variants_ladder().at("csr_nnz_split", "test").supports({tessera::Dtype::f32, 1, 1, 2}));
+#else
+  GTEST_SKIP() << "CPU-only build: no vendor rung";
+#endif
+}
+
+// csr_subwarp_vec4's group: one step of 4 entries a lane covers the mean
+// row and its alignment slack (up to 3 entries before the row's start).
+TEST(SpmvSubwarp, LanesCoverTheMeanRow) {
+#if TESSERA_HAVE_CUDA
+  namespace sp = tessera::spmv_impl;
+  const auto lanes = [](std::int64_t rows, std::int64_t nnz) {
+    return sp::csr_subwarp_vec4_lanes({tessera::Dtype::f32, rows, rows, nnz});
+  };
+  EXPECT_EQ(lanes(128LL * 128 * 128, 382LL * 382 * 382), 8);  // 27-point stencil: mean 26.6
+  EXPECT_EQ(lanes(1000, 5000), 4);                            // mean 5
+  EXPECT_EQ(lanes(1000, 0), 2);
+  EXPECT_EQ(lanes(0, 0), 2);
+  EXPECT_EQ(lanes(10, 100000), 32);
+  for (std::int64_t mean = 1; mean <= 120; ++mean) {
+    const int l = lanes(1000, 1000 * mean);
+    EXPECT_GE(4 * l, mean + 3) << "mean " << mean;  // one step covers a mean row, however aligned
+    EXPECT_TRUE(l == 2 || 4 * (l / 2) < mean + 4) << "mean " << mean;  // and half as many would not
+  }
+#else
+  GTEST_SKIP() << "CPU-only build: no CUDA rungs";
+#endif
 }
 
 // ---- the harness's check: passes the reference, fails a wrong row, a NaN

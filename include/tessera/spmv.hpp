@@ -2,14 +2,17 @@
 // with A in CSR (compressed sparse row) form.
 //
 //   tessera::Csr<float> a{rows, cols, nnz, d_row_offsets, d_col_indices, d_values};
-//   tessera::spmv(a, d_x, d_y);                                      // y = A x, best variant
+//   tessera::spmv(a, d_x, d_y);                                      // y = A x, the policy's variant
 //   tessera::spmv(a, d_x, d_y, {.alpha = 2, .beta = 1});             // y = 2 A x + y
 //   tessera::spmv(a, d_x, d_y, {.variant = "csr_vector"});           // any ladder rung by name
 //   tessera::spmv(a, d_x, d_y, {.validate_structure = true});        // check offsets and columns first
 //
 // Types: float and double values; 32-bit column indices; 64-bit row offsets
 // (rows + 1 of them, row_offsets[0] == 0, non-decreasing, row_offsets[rows]
-// == nnz). Duplicate column indices within a row are allowed (they add).
+// == nnz). Duplicate (row, col) entries are allowed: every tessera variant
+// sums them (nnz may exceed rows * cols). The vendor baseline cusparse_spmv
+// refuses such a matrix (cuSPARSE requires nnz <= rows * cols): asked by
+// name it throws tessera::Error, and the harness reports it as not run.
 // With beta == 0, y is not read (it may hold NaN); otherwise it is read once.
 // x has cols elements, y rows elements, and they must not overlap.
 //

@@ -75,6 +75,7 @@ struct RunOptions {
   std::optional<std::size_t> size;  // --size: overrides the default size
   bool large = false;               // verify: add sizes past 2^31 elements
   bool quick = false;               // verify: small sizes only (sanitizers)
+  bool skip_vendor = false;         // --skip-vendor: leave the vendor rows out
   std::string input;                // --input FILE: byte-stream patterns (histogram,
                                     // unique) read this file instead of generated data
   // bench of every pattern (no selector, no filter): each pattern offers only

@@ -8,6 +8,15 @@
 // (made on the GPU; its bytes are in the plan's footprint) and runs 32I/32I,
 // the combination cuSPARSE is tuned for; past that, a 64-bit copy of the
 // columns and 64I/64I.
+//
+// cuSPARSE refuses a CSR with more entries than cells (nnz > rows * cols:
+// duplicate (row, col) entries, which CSR allows and every tessera rung
+// sums): supports() declines such shapes, so the harness reports the rung
+// "not run" with the reason (vendor_refuses_duplicates) instead of a failure.
+//
+// Every descriptor lives in an owner that destroys it exactly once, and is
+// created into a local handle first: a failed create leaves nothing behind
+// for a destructor to free (the plan's matrix is set only on success).
 #include <cusparse.h>
 
 #include <array>
@@ -53,14 +62,37 @@ __global__ void narrow_kernel(const From* __restrict__ in, std::int64_t n, To* _
 
 cudaDataType value_type(Dtype t) { return t == Dtype::f64 ? CUDA_R_64F : CUDA_R_32F; }
 
+// One sparse-matrix descriptor, destroyed once by its owner.
+struct MatrixDescr {
+  cusparseSpMatDescr_t handle = nullptr;
+  MatrixDescr() = default;
+  MatrixDescr(const MatrixDescr&) = delete;
+  MatrixDescr& operator=(const MatrixDescr&) = delete;
+  ~MatrixDescr() {
+    if (handle != nullptr) (void)cusparseDestroySpMat(handle);
+  }
+};
+
+// One dense-vector descriptor for the length of a call (or a query).
+struct VectorDescr {
+  cusparseDnVecDescr_t handle = nullptr;
+  VectorDescr(std::int64_t n, void* data, cudaDataType vt, const char* what) {
+    cusparseDnVecDescr_t made = nullptr;
+    check_cusparse(cusparseCreateDnVec(&made, n, data, vt), what, __FILE__, __LINE__);
+    handle = made;
+  }
+  VectorDescr(const VectorDescr&) = delete;
+  VectorDescr& operator=(const VectorDescr&) = delete;
+  ~VectorDescr() {
+    if (handle != nullptr) (void)cusparseDestroyDnVec(handle);
+  }
+};
+
 struct CusparsePlan : SpmvPlan {
   HandleSlot* slot = nullptr;
   DeviceBytes index_copy;  // 32-bit offsets (or 64-bit columns)
   DeviceBytes buffer;
-  cusparseSpMatDescr_t matrix = nullptr;
-  ~CusparsePlan() override {
-    if (matrix) (void)cusparseDestroySpMat(matrix);
-  }
+  MatrixDescr matrix;
 };
 
 bool offsets_fit_32(const SpmvSpec& s) { return s.nnz < (std::int64_t(1) << 31) && s.rows < (std::int64_t(1) << 31); }
@@ -69,6 +101,10 @@ bool offsets_fit_32(const SpmvSpec& s) { return s.nnz < (std::int64_t(1) << 31) 
 
 std::unique_ptr<SpmvPlan> prepare_cusparse_spmv(const PrepareArgs& args) {
   const SpmvSpec& s = args.spec;
+  require(!vendor_refuses_duplicates(s),
+          "spmv/cusparse_spmv: " + std::to_string(s.nnz) + " entries in a " + std::to_string(s.rows) + " x " +
+              std::to_string(s.cols) + " matrix: duplicate (row, col) entries, which cuSPARSE refuses (nnz > rows * "
+              "cols); tessera's rungs sum them");
   auto plan = std::make_unique<CusparsePlan>();
   plan->slot = &slot_of_current_device();
   std::lock_guard<std::mutex> lock(plan->slot->mutex);
@@ -106,24 +142,25 @@ std::unique_ptr<SpmvPlan> prepare_cusparse_spmv(const PrepareArgs& args) {
   void* placeholder = plan->index_copy.data();
   void* values = s.nnz > 0 ? const_cast<void*>(args.device.values) : placeholder;
   if (s.nnz == 0) columns = placeholder;
-  TESSERA_CUSPARSE(cusparseCreateCsr(&plan->matrix, s.rows, s.cols, s.nnz, offsets, columns, values, index, index,
+  // The kernels above write into index_copy: finished before a failure below
+  // frees it.
+  TESSERA_CUDA(cudaStreamSynchronize(stream));
+  cusparseSpMatDescr_t made = nullptr;
+  TESSERA_CUSPARSE(cusparseCreateCsr(&made, s.rows, s.cols, s.nnz, offsets, columns, values, index, index,
                                      CUSPARSE_INDEX_BASE_ZERO, vt));
+  plan->matrix.handle = made;
   // The buffer size depends on the shape and types only: the vectors of the
   // query point at the placeholder (never read).
-  cusparseDnVecDescr_t vx = nullptr, vy = nullptr;
-  TESSERA_CUSPARSE(cusparseCreateDnVec(&vx, s.cols, placeholder, vt));
-  TESSERA_CUSPARSE(cusparseCreateDnVec(&vy, s.rows, placeholder, vt));
+  const VectorDescr vx(s.cols, placeholder, vt, "cusparseCreateDnVec(x query)");
+  const VectorDescr vy(s.rows, placeholder, vt, "cusparseCreateDnVec(y query)");
   std::size_t bytes = 0;
   const double one_d = 1.0;
   const float one_f = 1.0f;
   const void* one = s.dtype == Dtype::f64 ? static_cast<const void*>(&one_d) : static_cast<const void*>(&one_f);
   TESSERA_CUSPARSE(cusparseSetStream(plan->slot->handle, stream));
-  const cusparseStatus_t st = cusparseSpMV_bufferSize(plan->slot->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, one,
-                                                      plan->matrix, vx, one, vy, vt, CUSPARSE_SPMV_ALG_DEFAULT,
-                                                      &bytes);
-  (void)cusparseDestroyDnVec(vx);
-  (void)cusparseDestroyDnVec(vy);
-  TESSERA_CUSPARSE(st);
+  TESSERA_CUSPARSE(cusparseSpMV_bufferSize(plan->slot->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, one,
+                                           plan->matrix.handle, vx.handle, one, vy.handle, vt,
+                                           CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
   plan->buffer = DeviceBytes(bytes, "cusparse SpMV buffer");
   TESSERA_CUDA(cudaStreamSynchronize(stream));
   plan->footprint_bytes = csr_bytes(s) + plan->index_copy.bytes() + bytes;
@@ -140,7 +177,7 @@ void run_cusparse_spmv(const SpmvCall& c) {
   require(plan != nullptr, "spmv/cusparse_spmv: run without its prepared descriptor");
   const SpmvSpec& s = c.spec;
   if (s.rows == 0) return;
-  if (plan->matrix == nullptr) {  // no columns: A x is empty
+  if (plan->matrix.handle == nullptr) {  // no columns: A x is empty
     gpu::dispatch_value(s.dtype, "cusparse_spmv", [&]<class T>() {
       gpu::scale_rows<T>(nullptr, s.rows, static_cast<T*>(c.y), T(c.beta), c.stream);
     });
@@ -150,20 +187,17 @@ void run_cusparse_spmv(const SpmvCall& c) {
   std::lock_guard<std::mutex> lock(plan->slot->mutex);
   cusparseHandle_t h = plan->slot->handle;
   TESSERA_CUSPARSE(cusparseSetStream(h, static_cast<cudaStream_t>(c.stream)));
-  cusparseDnVecDescr_t vx = nullptr, vy = nullptr;
-  TESSERA_CUSPARSE(cusparseCreateDnVec(&vx, s.cols, const_cast<void*>(c.x), vt));
-  TESSERA_CUSPARSE(cusparseCreateDnVec(&vy, s.rows, c.y, vt));
+  const VectorDescr vx(s.cols, const_cast<void*>(c.x), vt, "cusparseCreateDnVec(x)");
+  const VectorDescr vy(s.rows, c.y, vt, "cusparseCreateDnVec(y)");
   const double alpha_d = c.alpha, beta_d = c.beta;
   const float alpha_f = float(c.alpha), beta_f = float(c.beta);
   const bool dbl = s.dtype == Dtype::f64;
-  const cusparseStatus_t st = cusparseSpMV(
-      h, CUSPARSE_OPERATION_NON_TRANSPOSE, dbl ? static_cast<const void*>(&alpha_d) : &alpha_f, plan->matrix, vx,
-      dbl ? static_cast<const void*>(&beta_d) : &beta_f, vy, vt, CUSPARSE_SPMV_ALG_DEFAULT, plan->buffer.data());
-  (void)cusparseDestroyDnVec(vx);
-  (void)cusparseDestroyDnVec(vy);
-  TESSERA_CUSPARSE(st);
+  TESSERA_CUSPARSE(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                dbl ? static_cast<const void*>(&alpha_d) : &alpha_f, plan->matrix.handle, vx.handle,
+                                dbl ? static_cast<const void*>(&beta_d) : &beta_f, vy.handle, vt,
+                                CUSPARSE_SPMV_ALG_DEFAULT, plan->buffer.data()));
 }
 std::size_t ws_cusparse_spmv(const SpmvSpec&) { return 0; }
-bool supports_cusparse_spmv(const SpmvSpec& s) { return gpu::csr_supports(s); }
+bool supports_cusparse_spmv(const SpmvSpec& s) { return gpu::csr_supports(s) && !vendor_refuses_duplicates(s); }
 
 }  // namespace tessera::spmv_impl

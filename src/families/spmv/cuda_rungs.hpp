@@ -44,6 +44,10 @@ TESSERA_DECLARE_SPMV_RUNG(jds_ell_sections)
 TESSERA_DECLARE_SPMV_PREPARE(jds_ell_sections)
 // 08_csr_nnz_split.cu
 TESSERA_DECLARE_SPMV_RUNG(csr_nnz_split)
+// 08_csr_subwarp_vec4.cu
+TESSERA_DECLARE_SPMV_RUNG(csr_subwarp_vec4)
+// 08_csr_scalar_guarded.cu
+TESSERA_DECLARE_SPMV_RUNG(csr_scalar_guarded)
 // 08_sell_c_sigma.cu
 TESSERA_DECLARE_SPMV_RUNG(sell_c_sigma)
 TESSERA_DECLARE_SPMV_PREPARE(sell_c_sigma)
@@ -54,9 +58,22 @@ TESSERA_DECLARE_SPMV_PREPARE(cusparse_spmv)
 #undef TESSERA_DECLARE_SPMV_RUNG
 #undef TESSERA_DECLARE_SPMV_PREPARE
 
+// cuSPARSE refuses a CSR with more entries than cells (nnz > rows * cols),
+// which only duplicate (row, col) entries make; tessera's rungs sum them.
+// supports_cusparse_spmv declines such shapes (the harness says why).
+inline bool vendor_refuses_duplicates(const SpmvSpec& s) {
+  if (s.nnz <= 0) return false;
+  if (s.rows <= 0 || s.cols <= 0) return true;
+  return (s.nnz - 1) / s.cols >= s.rows;  // nnz > rows * cols without overflow
+}
+
 // csr_vector's lanes per row for this shape (2..32, a power of two): the
 // mean row length rounded up, so that a row's lanes are mostly busy.
 int csr_vector_lanes(const SpmvSpec& spec);
+
+// csr_subwarp_vec4's lanes per row (2..32): one step of 4 entries a lane
+// covers the mean row plus its alignment slack.
+int csr_subwarp_vec4_lanes(const SpmvSpec& spec);
 
 // validate.cu: the first index that breaks the CSR structure on the device,
 // or -1. first_bad_offset: the first r in [0, rows] with offsets[0] != 0

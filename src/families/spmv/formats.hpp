@@ -187,6 +187,63 @@ std::vector<std::int32_t> sort_rows_by_length(const Csr<T>& a, std::int64_t wind
   return perm;
 }
 
+// ---- Long rows: the rows a thread-per-row format must not hold. One thread
+// walking a row of 1e5 entries (a dependent chain of loads, ~0.5 us each)
+// stalls the whole launch for ~50 ms; JDS and the sliced formats therefore
+// keep only the rows up to a cut and hand the longer ones to a small CSR of
+// their own, summed by a warp per row (a block per row past HUGE_ROW), in
+// the same run. Their rows are disjoint from the format's: every row is
+// written once, in a fixed order (deterministic).
+inline constexpr std::int64_t NO_CUT = std::numeric_limits<std::int64_t>::max();
+inline constexpr std::int64_t LONG_ROW_MIN_CUT = 128;  // a 128-entry chain: ~60 us, a fraction of a run
+inline constexpr std::int64_t LONG_ROW_MEAN_FACTOR = 4;
+inline constexpr std::int64_t HUGE_ROW = 8192;  // past this a row gets a whole block
+
+// The cut: 4x the mean row length, at least 128. Regular matrices (every row
+// near the mean: the stencils, max 27) keep every row in the format; on the
+// bench's power law (mean 16) the rows past 128 leave it.
+inline std::int64_t long_row_cut(std::int64_t rows, std::int64_t nnz) {
+  const std::int64_t mean = rows > 0 ? (nnz + rows - 1) / rows : 0;
+  return std::max(LONG_ROW_MIN_CUT, LONG_ROW_MEAN_FACTOR * mean);
+}
+
+// The long rows as a CSR of their own, longest first (the huge ones, a block
+// each, are the prefix [0, huge)).
+template <class T>
+struct LongRows {
+  std::vector<std::int32_t> row;      // original row ids
+  std::vector<std::int64_t> offsets{0};
+  std::vector<std::int32_t> col;
+  std::vector<T> val;
+  std::int64_t huge = 0;  // rows longer than HUGE_ROW
+  std::int64_t count() const { return std::int64_t(row.size()); }
+  std::size_t bytes() const {
+    return count() == 0 ? 0 : row.size() * 4 + offsets.size() * 8 + col.size() * 4 + val.size() * sizeof(T);
+  }
+};
+
+// Splits `perm` (sorted row ids) into the rows up to `cut` (kept in order)
+// and the longer ones (returned as LongRows).
+template <class T>
+LongRows<T> take_long_rows(const Csr<T>& a, std::vector<std::int32_t>& perm, std::int64_t cut) {
+  LongRows<T> out;
+  if (cut == NO_CUT) return out;
+  std::vector<std::int32_t> kept;
+  kept.reserve(perm.size());
+  for (std::int32_t r : perm) (row_length(a, r) > cut ? out.row : kept).push_back(r);
+  perm.swap(kept);
+  std::stable_sort(out.row.begin(), out.row.end(),
+                   [&](std::int32_t p, std::int32_t q) { return row_length(a, p) > row_length(a, q); });
+  for (std::int32_t r : out.row) {
+    const std::int64_t begin = a.row_offsets[r], len = row_length(a, r);
+    out.col.insert(out.col.end(), a.col_indices + begin, a.col_indices + begin + len);
+    out.val.insert(out.val.end(), a.values + begin, a.values + begin + len);
+    out.offsets.push_back(out.offsets.back() + len);
+    if (len > HUGE_ROW) ++out.huge;
+  }
+  return out;
+}
+
 // ---- JDS: rows sorted by decreasing length; jagged diagonal k holds entry k
 // of every sorted row that has one, contiguously (the transposed storage of
 // seed 000 "JDS + CSR + Transpose"): entry k of sorted row i is at
@@ -194,23 +251,27 @@ std::vector<std::int32_t> sort_rows_by_length(const Csr<T>& a, std::int64_t wind
 // rows longer than k.
 template <class T>
 struct Jds {
-  std::int64_t rows = 0, cols = 0;
-  std::vector<std::int32_t> perm;         // sorted row i -> original row
+  std::int64_t rows = 0, cols = 0;        // the matrix's
+  std::vector<std::int32_t> perm;         // sorted row i -> original row (the rows up to the cut)
   std::vector<std::int32_t> length;       // length of sorted row i
   std::vector<std::int64_t> diag_offsets; // max_length + 1
   std::vector<std::int32_t> col;
   std::vector<T> val;
+  LongRows<T> long_rows;                  // the rows past the cut
   std::size_t bytes() const {
-    return perm.size() * 4 + length.size() * 4 + diag_offsets.size() * 8 + col.size() * 4 + val.size() * sizeof(T);
+    return perm.size() * 4 + length.size() * 4 + diag_offsets.size() * 8 + col.size() * 4 + val.size() * sizeof(T) +
+           long_rows.bytes();
   }
 };
 
+// `cut`: rows longer than this go to long_rows (NO_CUT: the plain format).
 template <class T>
-Jds<T> to_jds(const Csr<T>& a) {
+Jds<T> to_jds(const Csr<T>& a, std::int64_t cut = NO_CUT) {
   Jds<T> j;
   j.rows = a.rows;
   j.cols = a.cols;
   j.perm = sort_rows_by_length(a, a.rows);
+  j.long_rows = take_long_rows(a, j.perm, cut);
   j.length.resize(j.perm.size());
   for (std::size_t i = 0; i < j.perm.size(); ++i) j.length[i] = std::int32_t(row_length(a, j.perm[i]));
   const std::int64_t max_len = j.length.empty() ? 0 : j.length[0];
@@ -221,8 +282,8 @@ Jds<T> to_jds(const Csr<T>& a) {
     while (count > 0 && j.length[std::size_t(count - 1)] <= k) --count;
     j.diag_offsets[std::size_t(k) + 1] = j.diag_offsets[std::size_t(k)] + count;
   }
-  j.col.resize(std::size_t(a.nnz));
-  j.val.resize(std::size_t(a.nnz));
+  j.col.resize(std::size_t(j.diag_offsets.back()));
+  j.val.resize(std::size_t(j.diag_offsets.back()));
   for (std::size_t i = 0; i < j.perm.size(); ++i) {
     const std::int64_t begin = a.row_offsets[j.perm[i]];
     for (std::int64_t k = 0; k < j.length[i]; ++k) {
@@ -242,33 +303,36 @@ Jds<T> to_jds(const Csr<T>& a) {
 // and a local sort window it is SELL-C-sigma.
 template <class T>
 struct Sliced {
-  std::int64_t rows = 0, cols = 0, height = 0, window = 0;
+  std::int64_t rows = 0, cols = 0, height = 0, window = 0;  // rows: the sliced rows (up to the cut)
   std::vector<std::int32_t> perm;           // sorted row i -> original row (rows entries)
   std::vector<std::int64_t> slice_offsets;  // slices + 1
   std::vector<std::int32_t> slice_width;    // slices
   std::vector<std::int32_t> col;
   std::vector<T> val;
+  LongRows<T> long_rows;                    // the rows past the cut
   std::int64_t slices() const { return std::int64_t(slice_width.size()); }
   std::size_t bytes() const {
     return perm.size() * 4 + slice_offsets.size() * 8 + slice_width.size() * 4 + col.size() * 4 +
-           val.size() * sizeof(T);
+           val.size() * sizeof(T) + long_rows.bytes();
   }
 };
 
+// `cut`: rows longer than this go to long_rows (NO_CUT: the plain format).
 template <class T>
-Sliced<T> to_sliced(const Csr<T>& a, std::int64_t height, std::int64_t window) {
+Sliced<T> to_sliced(const Csr<T>& a, std::int64_t height, std::int64_t window, std::int64_t cut = NO_CUT) {
   Sliced<T> s;
-  s.rows = a.rows;
   s.cols = a.cols;
   s.height = height;
   s.window = window;
   s.perm = sort_rows_by_length(a, window);
-  const std::int64_t slices = (a.rows + height - 1) / height;
+  s.long_rows = take_long_rows(a, s.perm, cut);
+  s.rows = std::int64_t(s.perm.size());
+  const std::int64_t slices = (s.rows + height - 1) / height;
   s.slice_width.assign(std::size_t(slices), 0);
   s.slice_offsets.assign(std::size_t(slices) + 1, 0);
   for (std::int64_t sl = 0; sl < slices; ++sl) {
     std::int64_t width = 0;
-    for (std::int64_t i = sl * height; i < std::min(a.rows, (sl + 1) * height); ++i)
+    for (std::int64_t i = sl * height; i < std::min(s.rows, (sl + 1) * height); ++i)
       width = std::max(width, row_length(a, s.perm[std::size_t(i)]));
     s.slice_width[std::size_t(sl)] = std::int32_t(width);
     s.slice_offsets[std::size_t(sl) + 1] = s.slice_offsets[std::size_t(sl)] + width * height;
@@ -276,7 +340,7 @@ Sliced<T> to_sliced(const Csr<T>& a, std::int64_t height, std::int64_t window) {
   const std::size_t cells = std::size_t(s.slice_offsets.back());
   s.col.assign(cells, PAD_COLUMN);
   s.val.assign(cells, T(0));
-  for (std::int64_t i = 0; i < a.rows; ++i) {
+  for (std::int64_t i = 0; i < s.rows; ++i) {
     const std::int64_t sl = i / height, lane = i % height, r = s.perm[std::size_t(i)];
     for (std::int64_t k = 0; k < row_length(a, r); ++k) {
       const std::size_t at = std::size_t(s.slice_offsets[std::size_t(sl)] + k * height + lane);
@@ -331,7 +395,18 @@ void spmv_host(const Hyb<T>& h, const T* x, T* y, double alpha, double beta) {
 }
 
 template <class T>
+void spmv_host(const LongRows<T>& l, const T* x, T* y, double alpha, double beta) {
+  for (std::int64_t i = 0; i < l.count(); ++i) {
+    double sum = 0;
+    for (std::int64_t k = l.offsets[std::size_t(i)]; k < l.offsets[std::size_t(i) + 1]; ++k)
+      sum += double(l.val[std::size_t(k)]) * double(x[l.col[std::size_t(k)]]);
+    y[l.row[std::size_t(i)]] = finish(sum, alpha, beta, y[l.row[std::size_t(i)]]);
+  }
+}
+
+template <class T>
 void spmv_host(const Jds<T>& j, const T* x, T* y, double alpha, double beta) {
+  spmv_host(j.long_rows, x, y, alpha, beta);
   for (std::size_t i = 0; i < j.perm.size(); ++i) {
     double sum = 0;
     for (std::int64_t k = 0; k < j.length[i]; ++k) {
@@ -344,6 +419,7 @@ void spmv_host(const Jds<T>& j, const T* x, T* y, double alpha, double beta) {
 
 template <class T>
 void spmv_host(const Sliced<T>& s, const T* x, T* y, double alpha, double beta) {
+  spmv_host(s.long_rows, x, y, alpha, beta);
   for (std::int64_t i = 0; i < s.rows; ++i) {
     const std::int64_t sl = i / s.height, lane = i % s.height;
     double sum = 0;

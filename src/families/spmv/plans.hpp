@@ -74,6 +74,13 @@ struct JdsView {
   const std::int32_t* col;
   const void* val;
 };
+struct LongRowsView {
+  std::int64_t count, huge;  // rows; the first `huge` get a block each
+  const std::int32_t* row;
+  const std::int64_t* offsets;
+  const std::int32_t* col;
+  const void* val;
+};
 struct SlicedView {
   std::int64_t rows, height, slices;
   const std::int32_t* perm;
@@ -122,8 +129,23 @@ struct HybPlan : SpmvPlan {
   HybPlan(EllPlan&& e, CooPlan&& c) : ell(std::move(e)), coo(std::move(c)) {}
 };
 
+// The rows past a format's cut (formats::LongRows), on the device.
+struct LongRowsPart {
+  DeviceBytes row, offsets, col, val;
+  LongRowsView view{};
+  template <class T>
+  explicit LongRowsPart(const formats::LongRows<T>& l)
+      : row(upload(l.row, "long rows")),
+        offsets(upload(l.offsets, "long row offsets")),
+        col(upload(l.col, "long row columns")),
+        val(upload(l.val, "long row values")) {
+    view = {l.count(), l.huge, as<std::int32_t>(row), as<std::int64_t>(offsets), as<std::int32_t>(col), val.data()};
+  }
+};
+
 struct JdsPlan : SpmvPlan {
   DeviceBytes perm, length, diag, col, val;
+  LongRowsPart long_rows;
   JdsView view{};
   template <class T>
   explicit JdsPlan(const formats::Jds<T>& j)
@@ -131,14 +153,16 @@ struct JdsPlan : SpmvPlan {
         length(upload(j.length, "jds row lengths")),
         diag(upload(j.diag_offsets, "jds diagonal offsets")),
         col(upload(j.col, "jds columns")),
-        val(upload(j.val, "jds values")) {
-    view = {j.rows, std::int64_t(j.diag_offsets.size()) - 1, as<std::int32_t>(perm), as<std::int32_t>(length),
-            as<std::int64_t>(diag), as<std::int32_t>(col), val.data()};
+        val(upload(j.val, "jds values")),
+        long_rows(j.long_rows) {
+    view = {std::int64_t(j.perm.size()), std::int64_t(j.diag_offsets.size()) - 1, as<std::int32_t>(perm),
+            as<std::int32_t>(length), as<std::int64_t>(diag), as<std::int32_t>(col), val.data()};
   }
 };
 
 struct SlicedPlan : SpmvPlan {
   DeviceBytes perm, offsets, width, col, val;
+  LongRowsPart long_rows;
   SlicedView view{};
   template <class T>
   explicit SlicedPlan(const formats::Sliced<T>& s)
@@ -146,7 +170,8 @@ struct SlicedPlan : SpmvPlan {
         offsets(upload(s.slice_offsets, "slice offsets")),
         width(upload(s.slice_width, "slice widths")),
         col(upload(s.col, "sliced columns")),
-        val(upload(s.val, "sliced values")) {
+        val(upload(s.val, "sliced values")),
+        long_rows(s.long_rows) {
     view = {s.rows, s.height, s.slices(), as<std::int32_t>(perm), as<std::int64_t>(offsets),
             as<std::int32_t>(width), as<std::int32_t>(col), val.data()};
   }

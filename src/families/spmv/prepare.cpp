@@ -80,11 +80,12 @@ std::unique_ptr<SpmvPlan> prepare_sliced(const PrepareArgs& args, std::int64_t h
                                          const char* who) {
   const std::int64_t nnz = args.spec.nnz;
   return prepare_with<gpu::SlicedPlan>(
-      args, who, [&](const auto& a) { return formats::to_sliced(a, height, window); },
+      args, who,
+      [&](const auto& a) { return formats::to_sliced(a, height, window, formats::long_row_cut(a.rows, a.nnz)); },
       [&](const auto& s) {
-        const double cells = nnz > 0 ? double(s.col.size()) / double(nnz) : 1.0;
-        return fmt::format("{} slices of {} rows, sort window {}, {:.3f} cells a nonzero", s.slices(), height,
-                           window, cells);
+        const double cells = nnz > 0 ? double(s.col.size() + s.long_rows.col.size()) / double(nnz) : 1.0;
+        return fmt::format("{} slices of {} rows, sort window {}, {:.3f} cells a nonzero, {} long rows ({} huge)",
+                           s.slices(), height, window, cells, s.long_rows.count(), s.long_rows.huge);
       });
 }
 
@@ -128,8 +129,11 @@ std::unique_ptr<SpmvPlan> prepare_hyb(const PrepareArgs& args) {
 
 std::unique_ptr<SpmvPlan> prepare_jds(const PrepareArgs& args) {
   return prepare_with<gpu::JdsPlan>(
-      args, "jds", [](const auto& a) { return formats::to_jds(a); },
-      [](const auto& j) { return fmt::format("jds {} diagonals", j.diag_offsets.size() - 1); });
+      args, "jds", [](const auto& a) { return formats::to_jds(a, formats::long_row_cut(a.rows, a.nnz)); },
+      [](const auto& j) {
+        return fmt::format("jds {} diagonals, {} long rows ({} huge)", j.diag_offsets.size() - 1,
+                           j.long_rows.count(), j.long_rows.huge);
+      });
 }
 
 std::unique_ptr<SpmvPlan> prepare_jds_ell_sections(const PrepareArgs& args) {

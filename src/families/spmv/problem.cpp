@@ -26,6 +26,7 @@
 #if TESSERA_HAVE_CUDA
 #include <cuda_runtime_api.h>
 
+#include "families/spmv/cuda_rungs.hpp"
 #include "tessera/core/buffer.hpp"
 #include "tessera/core/cuda_check.hpp"
 #endif
@@ -173,6 +174,12 @@ class SpmvProblem final : public Problem {
     if (!fits(v.name))
       return fmt::format("{}: the padded format would pass {}x the CSR bytes on {} (longest row {})", v.name,
                          spmv_impl::formats::ELL_MAX_FOOTPRINT, desc_.label, stats_.max_length);
+#if TESSERA_HAVE_CUDA
+    if (v.name == std::string_view("cusparse_spmv") && spmv_impl::vendor_refuses_duplicates(spec_))
+      return fmt::format("cusparse_spmv: not run on {}: {} entries in {} cells (duplicate (row, col) entries, which "
+                         "cuSPARSE refuses and tessera's rungs sum)",
+                         desc_.label, spec_.nnz, spec_.rows * spec_.cols);
+#endif
     return Problem::why_unsupported(v);
   }
   std::string api_pick(bool gpu) const override {
@@ -324,10 +331,13 @@ class SpmvPattern final : public Pattern {
         cases.push_back({Shape::random, t, std::int64_t(*o.size), 0, -1.5, 0.5});
         continue;
       }
-      // Edge shapes: 0 rows, 1x1, no nonzeros at all, rectangular both ways,
+      // Edge shapes: 0 rows, 1x1, duplicates, no nonzeros at all, rectangular both ways,
       // many empty rows, one huge row; then a stencil and a power-law matrix.
       cases.push_back({Shape::random, t, 0, 7, 1, 0});
       cases.push_back({Shape::random, t, 1, 1, 1, 0});
+      // Duplicate (row, col) entries (about 18 in 6 cells): every tessera
+      // rung sums them; the vendor declines the shape (not run, with why).
+      cases.push_back({Shape::random, t, 3, 2, 1, 0.5});
       cases.push_back({Shape::no_entries, t, 500, 300, 1, 0.5});
       cases.push_back({Shape::random, t, 1000, 37, -1.5, 0.5});
       cases.push_back({Shape::huge_row, t, 3001, 0, 1, 0});
