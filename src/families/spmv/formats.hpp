@@ -97,8 +97,8 @@ inline bool ell_fits(std::int64_t rows, std::int64_t width, std::int64_t nnz, st
 }
 
 // ELL keeps the first min(length, width) entries of each row; the rest (if
-// any) is returned in `rest` as COO (hyb). rest may be null when width is at
-// least the longest row.
+// any) is returned in `rest` as COO (hyb); with rest null it is left out
+// (a truncated ELL, as the GPU's device_ell builds it).
 template <class T>
 Ell<T> to_ell(const Csr<T>& a, std::int64_t width, Coo<T>* rest = nullptr) {
   Ell<T> e;
@@ -121,7 +121,7 @@ Ell<T> to_ell(const Csr<T>& a, std::int64_t width, Coo<T>* rest = nullptr) {
         const std::size_t at = std::size_t(k) * std::size_t(a.rows) + std::size_t(r);
         e.col[at] = a.col_indices[src];
         e.val[at] = a.values[src];
-      } else {
+      } else if (rest != nullptr) {  // without `rest` the entries past width are left out, as device_ell does
         rest->row.push_back(std::int32_t(r));
         rest->col.push_back(a.col_indices[src]);
         rest->val.push_back(a.values[src]);
