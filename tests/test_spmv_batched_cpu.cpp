@@ -43,7 +43,7 @@ TEST(SpmvBatchedCpu, BetaZeroDoesNotReadY) {
 
 TEST(SpmvBatchedCpu, EmptyBatchDoesNothing) {
   tessera::CsrBatch<float> empty{};
-  EXPECT_NO_THROW(tessera::spmv_batched(empty, nullptr, nullptr, {.variant = "cpu_reference"}));
+  EXPECT_NO_THROW(tessera::spmv_batched(empty, static_cast<const float*>(nullptr), static_cast<float*>(nullptr), {.variant = "cpu_reference"}));
   EXPECT_EQ(tessera::spmv_batched_workspace_bytes(empty, {.variant = "cpu_reference"}), 0u);
 }
 
@@ -80,8 +80,8 @@ TEST(SpmvBatchedCpu, ArgumentErrorsNameTheArgument) {
   expect_error(run(with([](auto& b) { b.col_indices = nullptr; })), "col_indices");
   expect_error(run(with([](auto& b) { b.count = -1; })), "count");
   expect_error(run(with([](auto& b) { b.count = 0; })), "count = 0");
-  expect_error([&] { tessera::spmv_batched(h.view(), nullptr, y.data(), cpu); }, "x is a null");
-  expect_error([&] { tessera::spmv_batched(h.view(), x.data(), nullptr, cpu); }, "y is a null");
+  expect_error([&] { tessera::spmv_batched(h.view(), static_cast<const float*>(nullptr), y.data(), cpu); }, "x is a null");
+  expect_error([&] { tessera::spmv_batched(h.view(), x.data(), static_cast<float*>(nullptr), cpu); }, "y is a null");
   std::vector<float> shared(std::size_t(h.row_starts.back() + h.col_starts.back()));
   expect_error([&] { tessera::spmv_batched(h.view(), shared.data(), shared.data() + 1, cpu); }, "overlap");
   expect_error(run(h.view(), {.variant = "no_such_variant"}), "no_such_variant");
