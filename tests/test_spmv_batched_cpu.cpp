@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "families/spmv/batched.hpp"
 #include "spmv_batched_test_support.hpp"
 #include "tessera/core/error.hpp"
 
@@ -31,6 +32,24 @@ TEST(SpmvBatchedCpu, ReferenceMatchesPerMatrixSpmv) {
                            .edges = true},
                           12, -1.5, 0.5);
   check_reference<float>({.count = 1, .min_rows = 1, .max_rows = 1, .min_len = 1, .max_len = 1}, 13, 2, 1);
+}
+
+// batched_nnz_split's search: every entry's matrix, empty matrices (the
+// edge ones, rows without entries) never chosen, from any range that holds it.
+TEST(SpmvBatchedCpu, MatrixOfFindsTheOwner) {
+  const HostBatch<float> h =
+      random_batch<float>({.count = 200, .min_rows = 0, .max_rows = 4, .min_len = 0, .max_len = 3, .edges = true}, 3);
+  const auto& ns = h.nnz_starts;
+  const std::int64_t count = h.count();
+  ASSERT_GT(ns.back(), 0);
+  std::int64_t empty = 0;
+  for (std::int64_t b = 0; b < count; ++b) empty += ns[b] == ns[b + 1];
+  EXPECT_GT(empty, 0);  // the search must skip some
+  for (std::int64_t k = 0; k < ns.back(); ++k) {
+    const std::int64_t m = tessera::spmv_impl::batched::matrix_of(ns.data(), 0, count - 1, k);
+    ASSERT_TRUE(ns[m] <= k && k < ns[m + 1]) << "entry " << k << " given to matrix " << m;
+    EXPECT_EQ(tessera::spmv_impl::batched::matrix_of(ns.data(), m / 2, count - 1, k), m);
+  }
 }
 
 TEST(SpmvBatchedCpu, BetaZeroDoesNotReadY) {

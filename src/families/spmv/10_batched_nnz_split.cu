@@ -24,19 +24,6 @@ namespace tessera::spmv_impl::batched {
 
 namespace {
 
-// The last matrix in [lo, hi] whose entries start at or before k (empty
-// matrices share their start with the next one, which is the one that owns
-// entry k).
-__device__ __forceinline__ std::int64_t matrix_of(const std::int64_t* __restrict__ nnz_starts, std::int64_t lo,
-                                                  std::int64_t hi, std::int64_t k) {
-  while (lo < hi) {
-    const std::int64_t mid = lo + (hi - lo + 1) / 2;
-    if (nnz_starts[mid] <= k) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-
 template <class T>
 struct BatchX {
   const T* x;

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tessera/blocks/hd.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/core/types.hpp"
 #include "tessera/core/variant.hpp"
@@ -72,6 +73,19 @@ void check_arguments(const BatchSpec& s, const BatchArrays& a, const void* x, co
 // the totals), each matrix's offsets (0 first, non-decreasing, ending at its
 // nnz) and columns (in [0, cols_b)). The message names the array and index.
 void check_structure_host(const BatchSpec& s, const BatchArrays& a, const char* who);
+
+// The matrix that owns entry k: the last b in [lo, hi] with nnz_starts[b]
+// <= k (empty matrices share their start with the next one, which owns k).
+// batched_nnz_split's search for each nonzero's x (host-and-device, so the
+// CPU tests run it).
+TESSERA_HD std::int64_t matrix_of(const std::int64_t* nnz_starts, std::int64_t lo, std::int64_t hi, std::int64_t k) {
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo + 1) / 2;
+    if (nnz_starts[mid] <= k) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
 
 inline std::size_t value_bytes(Dtype t) { return t == Dtype::f64 ? 8 : 4; }
 
