@@ -81,4 +81,62 @@ std::size_t spmv_workspace_bytes(const Csr<T>& a, const SpmvOptions& options = {
 // The name of the variant the public API picks for these arguments.
 std::string spmv_default_variant(Dtype type, std::int64_t rows, std::int64_t cols, std::int64_t nnz);
 
+// ---- Batched SpMV: many independent CSR matrices, each with its own x and
+// y, in one call (y_b = alpha * A_b * x_b + beta * y_b for every b).
+//
+// The batch is each matrix's own CSR arrays laid end to end, plus three
+// prefix sums (count + 1 each, first 0, non-decreasing) saying where matrix
+// b's pieces start:
+//   row_starts[b]  its rows in y:           y[row_starts[b] .. row_starts[b + 1])
+//   col_starts[b]  its columns in x:        x[col_starts[b] .. col_starts[b + 1])
+//   nnz_starts[b]  its entries:             col_indices / values[nnz_starts[b] .. nnz_starts[b + 1])
+// row_offsets holds every matrix's own offsets array (rows_b + 1 of them,
+// from 0 to nnz_b) one after the other: matrix b's at row_offsets +
+// row_starts[b] + b, total_rows + count entries. Column indices are the
+// matrix's own, in [0, cols_b). So a batch is built by concatenating the
+// matrices' arrays unchanged and one exclusive scan of their rows, cols
+// and nnz:
+//
+//   // host: matrices m[0..n) of Csr<float>; device copies of the arrays below
+//   std::vector<std::int64_t> rs{0}, cs{0}, ns{0}, offsets;
+//   for (auto& a : m) { rs.push_back(rs.back() + a.rows); cs.push_back(cs.back() + a.cols);
+//                       ns.push_back(ns.back() + a.nnz);
+//                       offsets.insert(offsets.end(), a.row_offsets, a.row_offsets + a.rows + 1); }
+//   tessera::CsrBatch<float> b{n, rs.back(), cs.back(), ns.back(), d_rs, d_cs, d_ns, d_offsets, d_cols, d_vals};
+//   tessera::spmv_batched(b, d_x, d_y);                              // all n products, one launch
+//
+// The totals (rows, cols, nnz) must equal the starts' last elements; they
+// let the O(1) checks run without reading device memory. Variants:
+// batched_nnz_split (the GPU default: the whole batch's nonzeros in equal
+// tiles, a tile's rows crossing matrix boundaries freely; deterministic),
+// cusparse_loop (the vendor baseline: one cusparseSpMV per matrix; builds
+// count descriptors every call through this API, so it is for comparison),
+// cpu_reference (host pointers). Errors (tessera::Error naming the argument)
+// as for spmv: negative sizes, null pointers where a size needs data, x and
+// y overlapping, an unknown variant, a small workspace; with
+// validate_structure (copies the arrays to the host for GPU variants, and
+// synchronises): starts not starting at 0, decreasing, or not ending at the
+// totals, each matrix's offsets and columns as spmv checks them.
+template <class T>
+struct CsrBatch {
+  std::int64_t count = 0;
+  std::int64_t rows = 0, cols = 0, nnz = 0;   // totals: row_starts[count], col_starts[count], nnz_starts[count]
+  const std::int64_t* row_starts = nullptr;   // count + 1
+  const std::int64_t* col_starts = nullptr;   // count + 1
+  const std::int64_t* nnz_starts = nullptr;   // count + 1
+  const std::int64_t* row_offsets = nullptr;  // rows + count: each matrix's own offsets, from 0
+  const std::int32_t* col_indices = nullptr;  // nnz, each matrix's own columns
+  const T* values = nullptr;                  // nnz
+};
+
+// Asynchronous on options.stream for batched_nnz_split; alpha, beta,
+// validate_structure, variant, stream and workspace as for spmv.
+template <class T>
+void spmv_batched(const CsrBatch<T>& batch, const T* x, T* y, const SpmvOptions& options = {});
+
+// Scratch bytes spmv_batched needs (batched_nnz_split: the batch's offsets
+// made global, (rows + 1) * 8 B, and 4 values a tile of 1024 nonzeros).
+template <class T>
+std::size_t spmv_batched_workspace_bytes(const CsrBatch<T>& batch, const SpmvOptions& options = {});
+
 }  // namespace tessera

@@ -18,5 +18,6 @@ std::unique_ptr<Pattern> make_gemm_pattern();
 std::unique_ptr<Pattern> make_batched_scan_pattern();
 std::unique_ptr<Pattern> make_histogram_pattern();
 std::unique_ptr<Pattern> make_spmv_pattern();
+std::unique_ptr<Pattern> make_spmv_batched_pattern();
 
 }  // namespace tessera::harness

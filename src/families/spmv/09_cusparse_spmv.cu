@@ -19,11 +19,14 @@
 // for a destructor to free (the plan's matrix is set only on success).
 #include <cusparse.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
-#include <string>
 #include <mutex>
+#include <string>
+#include <vector>
 
+#include "families/spmv/batched.hpp"
 #include "families/spmv/common.cuh"
 #include "families/spmv/cuda_rungs.hpp"
 #include "tessera/core/cuda_check.hpp"
@@ -199,5 +202,136 @@ void run_cusparse_spmv(const SpmvCall& c) {
 }
 std::size_t ws_cusparse_spmv(const SpmvSpec&) { return 0; }
 bool supports_cusparse_spmv(const SpmvSpec& s) { return gpu::csr_supports(s) && !vendor_refuses_duplicates(s); }
+
+
+// ---- spmv_batched's vendor baseline, cusparse_loop: one cusparseSpMV per
+// matrix. Prepared outside timing: a 32-bit copy of all the offsets, a
+// descriptor per matrix and per x / y slice, one buffer of the largest size
+// any matrix asks for (the calls run one after another on one stream), and
+// the starts on the host. run() points each vector descriptor at its slice
+// (cusparseDnVecSetValues, host only) and calls cusparseSpMV count times;
+// matrices without entries or columns get y = beta * y by a kernel.
+namespace batched {
+
+namespace {
+
+struct LoopPlan : BatchPlan {
+  HandleSlot* slot = nullptr;
+  DeviceBytes offsets32;
+  DeviceBytes buffer;
+  std::vector<std::int64_t> rs, cs, ns;
+  std::vector<std::unique_ptr<MatrixDescr>> matrices;  // null: no product (y = beta * y)
+  std::vector<std::unique_ptr<VectorDescr>> xs, ys;
+};
+
+std::vector<std::int64_t> host_copy(const std::int64_t* host, const std::int64_t* device, std::int64_t n) {
+  std::vector<std::int64_t> out(static_cast<std::size_t>(n));
+  if (host != nullptr) std::copy(host, host + n, out.begin());
+  else TESSERA_CUDA(cudaMemcpy(out.data(), device, std::size_t(n) * 8, cudaMemcpyDeviceToHost));
+  return out;
+}
+
+}  // namespace
+
+std::unique_ptr<BatchPlan> prepare_cusparse_loop(const BatchSpec& s, const BatchArrays& host,
+                                                 const BatchArrays& device, stream_t stream_arg) {
+  const auto stream = static_cast<cudaStream_t>(stream_arg);
+  auto plan = std::make_unique<LoopPlan>();
+  plan->slot = &slot_of_current_device();
+  std::lock_guard<std::mutex> lock(plan->slot->mutex);
+  if (plan->slot->handle == nullptr) TESSERA_CUSPARSE(cusparseCreate(&plan->slot->handle));
+  plan->rs = host_copy(host.row_starts, device.row_starts, s.count + 1);
+  plan->cs = host_copy(host.col_starts, device.col_starts, s.count + 1);
+  plan->ns = host_copy(host.nnz_starts, device.nnz_starts, s.count + 1);
+  const std::int64_t n_off = s.rows + s.count;
+  plan->offsets32 = DeviceBytes(std::size_t(std::max<std::int64_t>(n_off, 1)) * 4, "cusparse_loop 32-bit offsets");
+  auto* off32 = static_cast<std::int32_t*>(plan->offsets32.data());
+  if (n_off > 0)
+    detail::launch("spmv_narrow_offsets_kernel", narrow_kernel<std::int64_t, std::int32_t>,
+                   dim3(gpu::blocks_for(n_off, gpu::BLOCK_THREADS)), dim3(gpu::BLOCK_THREADS), 0, stream,
+                   std::size_t(n_off), device.row_offsets, n_off, off32);
+  TESSERA_CUDA(cudaStreamSynchronize(stream));
+  const cudaDataType vt = value_type(s.dtype);
+  const double one_d = 1.0;
+  const float one_f = 1.0f;
+  const void* one = s.dtype == Dtype::f64 ? static_cast<const void*>(&one_d) : static_cast<const void*>(&one_f);
+  void* placeholder = plan->offsets32.data();
+  TESSERA_CUSPARSE(cusparseSetStream(plan->slot->handle, stream));
+  std::size_t most = 0;
+  const std::size_t vb = value_bytes(s.dtype);
+  for (std::int64_t b = 0; b < s.count; ++b) {
+    const std::int64_t rows = plan->rs[b + 1] - plan->rs[b], cols = plan->cs[b + 1] - plan->cs[b];
+    const std::int64_t nnz = plan->ns[b + 1] - plan->ns[b];
+    const std::string which = "spmv_batched/cusparse_loop: matrix " + std::to_string(b) + " has " +
+                              std::to_string(nnz) + " entries";
+    if (nnz >= (std::int64_t(1) << 31)) throw Error(which + "; the loop's 32-bit offsets take fewer than 2^31");
+    if (rows > 0 && cols > 0 && nnz > rows * cols)
+      throw Error(which + " in " + std::to_string(rows) + " x " + std::to_string(cols) +
+                  " cells: duplicate (row, col) entries, which cuSPARSE refuses");
+    plan->matrices.emplace_back();
+    plan->xs.emplace_back();
+    plan->ys.emplace_back();
+    if (rows == 0 || cols == 0 || nnz == 0) continue;
+    auto m = std::make_unique<MatrixDescr>();
+    cusparseSpMatDescr_t made = nullptr;
+    TESSERA_CUSPARSE(cusparseCreateCsr(
+        &made, rows, cols, nnz, off32 + plan->rs[b] + b,
+        const_cast<std::int32_t*>(device.col_indices) + plan->ns[b],
+        const_cast<unsigned char*>(static_cast<const unsigned char*>(device.values)) + std::size_t(plan->ns[b]) * vb,
+        CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt));
+    m->handle = made;
+    auto vx = std::make_unique<VectorDescr>(cols, placeholder, vt, "cusparseCreateDnVec(x slice)");
+    auto vy = std::make_unique<VectorDescr>(rows, placeholder, vt, "cusparseCreateDnVec(y slice)");
+    std::size_t bytes = 0;
+    TESSERA_CUSPARSE(cusparseSpMV_bufferSize(plan->slot->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, one, m->handle,
+                                             vx->handle, one, vy->handle, vt, CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
+    most = std::max(most, bytes);
+    plan->matrices.back() = std::move(m);
+    plan->xs.back() = std::move(vx);
+    plan->ys.back() = std::move(vy);
+  }
+  plan->buffer = DeviceBytes(std::max<std::size_t>(most, 16), "cusparse_loop SpMV buffer");
+  char note[160];
+  std::snprintf(note, sizeof note, "%lld cuSPARSE descriptors, 32-bit offsets %.1f MB, shared buffer %zu B",
+                static_cast<long long>(s.count), double(plan->offsets32.bytes()) / 1e6, most);
+  plan->note = note;
+  return plan;
+}
+
+void run_cusparse_loop(const BatchCall& c) {
+  const auto* plan = dynamic_cast<const LoopPlan*>(c.plan);
+  require(plan != nullptr, "spmv_batched/cusparse_loop: run without its prepared descriptors");
+  const BatchSpec& s = c.spec;
+  const auto stream = static_cast<cudaStream_t>(c.stream);
+  const cudaDataType vt = value_type(s.dtype);
+  const std::size_t vb = value_bytes(s.dtype);
+  const double alpha_d = c.alpha, beta_d = c.beta;
+  const float alpha_f = float(c.alpha), beta_f = float(c.beta);
+  const bool dbl = s.dtype == Dtype::f64;
+  std::lock_guard<std::mutex> lock(plan->slot->mutex);
+  cusparseHandle_t h = plan->slot->handle;
+  TESSERA_CUSPARSE(cusparseSetStream(h, stream));
+  auto* y = static_cast<unsigned char*>(c.y);
+  auto* x = static_cast<unsigned char*>(const_cast<void*>(c.x));
+  for (std::int64_t b = 0; b < s.count; ++b) {
+    const std::int64_t rows = plan->rs[b + 1] - plan->rs[b];
+    if (rows == 0) continue;
+    void* yb = y + std::size_t(plan->rs[b]) * vb;
+    if (!plan->matrices[std::size_t(b)]) {
+      gpu::dispatch_value(s.dtype, "cusparse_loop",
+                          [&]<class T>() { gpu::scale_rows<T>(nullptr, rows, static_cast<T*>(yb), T(c.beta), stream); });
+      continue;
+    }
+    TESSERA_CUSPARSE(cusparseDnVecSetValues(plan->xs[std::size_t(b)]->handle, x + std::size_t(plan->cs[b]) * vb));
+    TESSERA_CUSPARSE(cusparseDnVecSetValues(plan->ys[std::size_t(b)]->handle, yb));
+    TESSERA_CUSPARSE(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                  dbl ? static_cast<const void*>(&alpha_d) : &alpha_f,
+                                  plan->matrices[std::size_t(b)]->handle, plan->xs[std::size_t(b)]->handle,
+                                  dbl ? static_cast<const void*>(&beta_d) : &beta_f, plan->ys[std::size_t(b)]->handle,
+                                  vt, CUSPARSE_SPMV_ALG_DEFAULT, plan->buffer.data()));
+  }
+}
+
+}  // namespace batched
 
 }  // namespace tessera::spmv_impl
