@@ -25,6 +25,7 @@
 #include "harness/device_info.hpp"
 #include "spmv_runs.hpp"
 #include "tessera/apps/matrix_market.hpp"
+#include "tessera/core/pending_files.hpp"
 #include "tessera/spmv.hpp"
 
 namespace tessera::cli {
@@ -287,6 +288,7 @@ CLI::App* add_spmv_command(CLI::App& app, SpmvArgs& a) {
 
 int spmv_cmd(const SpmvArgs& args) {
   check_format_name(args.format);
+  tessera::remove_temporaries_on_signals();  // ^C while --out is written: its temporary goes too
   if (args.type == "float") return spmv_typed<float>(args);
   if (args.type == "double") return spmv_typed<double>(args);
   throw UsageError(fmt::format("--type: unknown value type '{}' (float, double)", args.type));

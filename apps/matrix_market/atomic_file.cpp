@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "tessera/core/error.hpp"
+#include "tessera/core/pending_files.hpp"
 
 namespace tessera::mm::detail {
 namespace {
@@ -45,12 +46,14 @@ AtomicFile::AtomicFile(std::string target) : target_(std::move(target)) {
                               std::strerror(errno)));
   }
   if (fd_ < 0) throw Error(fmt::format("{}: cannot create a temporary file: names exhausted", target_));
+  pending_slot_ = register_pending_temporary(temp_);
   if (exists) (void)::fchmod(fd_, st.st_mode & 07777);  // replacing keeps the file's mode
 }
 
 AtomicFile::~AtomicFile() {
   if (fd_ >= 0) ::close(fd_);
   if (!committed_) ::unlink(temp_.c_str());
+  release_pending_temporary(pending_slot_);
 }
 
 void AtomicFile::write(std::string_view bytes) {
@@ -72,6 +75,9 @@ void AtomicFile::commit() {
   if (::rename(temp_.c_str(), target_.c_str()) != 0)
     throw Error(fmt::format("{}: cannot rename {} to it: {}", target_, temp_, std::strerror(errno)));
   committed_ = true;
+  // After the rename: a signal in between unlinks a name that is gone, where
+  // releasing first would leave the temporary behind.
+  release_pending_temporary(std::exchange(pending_slot_, -1));
   // Make the rename durable; failing here loses nothing already written.
   const int dfd = ::open(dir_of(target_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd >= 0) {

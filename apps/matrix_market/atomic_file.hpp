@@ -2,8 +2,9 @@
 // the target's directory (same filesystem, so rename(2) is atomic), which
 // commit() fsyncs and renames over the target; destroyed uncommitted (an
 // error on the way), it removes the temporary and leaves the target as it
-// was. Small and generic on purpose: the traces tool's AtomicOutput adds
-// signal-time cleanup that a library call does not need.
+// was. While it exists the temporary is registered for removal on SIGINT,
+// SIGTERM and SIGHUP (tessera/core/pending_files.hpp: the program installs
+// that handler; the tessera CLI does).
 #pragma once
 
 #include <string>
@@ -25,6 +26,7 @@ class AtomicFile {
   std::string target_;
   std::string temp_;
   int fd_ = -1;
+  int pending_slot_ = -1;  // register_pending_temporary's
   bool committed_ = false;
 };
 

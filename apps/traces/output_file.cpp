@@ -140,4 +140,6 @@ void AtomicOutput::commit(std::vector<Phase>* phases) {
   step("fsync OUT's directory");
 }
 
+void remove_temporaries_on_signals() { tessera::remove_temporaries_on_signals(); }
+
 }  // namespace tessera::traces

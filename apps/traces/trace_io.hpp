@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tessera/apps/traces.hpp"
+#include "tessera/core/pending_files.hpp"
 
 namespace tessera::traces {
 
@@ -82,10 +83,7 @@ std::string temporary_name(const std::string& final_base, long pid, std::uint32_
 // Removes the stale temporaries of `final_path` (see above); returns how many.
 std::size_t remove_stale_temporaries(const std::string& final_path);
 
-// The temporaries the signal handler of remove_temporaries_on_signals()
-// unlinks (interrupt_cleanup.cpp): a slot per temporary, -1 when none is free.
-int register_pending_temporary(const std::string& path) noexcept;
-void release_pending_temporary(int slot) noexcept;
+// The temporaries a signal handler removes: tessera/core/pending_files.hpp.
 
 // ---- SEG-Y binary header (segy_layout.cpp) ----------------------------------
 

@@ -1,6 +1,6 @@
-// The temporaries of runs in progress, for the SIGINT/SIGTERM/SIGHUP handler
-// that removes them: a ^C must not leave a hidden file as large as the output
-// behind. The handler may run at any instruction of any thread, so the paths
+// The temporaries of writes in progress (tessera/core/pending_files.hpp), for
+// the SIGINT/SIGTERM/SIGHUP handler that removes them: a ^C must not leave a
+// hidden file as large as the output behind. The handler may run at any instruction of any thread, so the paths
 // live in static buffers (no allocation) guarded by lock-free atomics, and the
 // handler only calls unlink(2) and re-raises (both async-signal-safe).
 #include <signal.h>
@@ -12,9 +12,9 @@
 #include <cstring>
 #include <mutex>
 
-#include "trace_io.hpp"
+#include "tessera/core/pending_files.hpp"
 
-namespace tessera::traces {
+namespace tessera {
 namespace {
 
 // Concurrent outputs of one process (library users may run several).
@@ -72,4 +72,4 @@ void remove_temporaries_on_signals() {
   });
 }
 
-}  // namespace tessera::traces
+}  // namespace tessera
