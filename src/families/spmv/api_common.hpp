@@ -41,23 +41,32 @@ inline const SpmvVariant& resolve(const SpmvSpec& spec, const std::string& name,
   return v;
 }
 
+// O(1) checks shared by spmv and spmv_batched: the entries' arrays and the
+// vectors null where a size needs data, and x and y overlapping (`call`
+// names the operation in that message).
+inline void check_entries_and_vectors(Dtype dtype, std::int64_t rows, std::int64_t cols, std::int64_t nnz,
+                                      const std::int32_t* col_indices, const void* values, const void* x,
+                                      const void* y, const char* who, const char* call) {
+  require(col_indices != nullptr || nnz == 0,
+          fmt::format("{}: col_indices is a null pointer but nnz = {}", who, nnz));
+  require(values != nullptr || nnz == 0, fmt::format("{}: values is a null pointer but nnz = {}", who, nnz));
+  require(x != nullptr || cols == 0, fmt::format("{}: x is a null pointer but cols = {}", who, cols));
+  require(y != nullptr || rows == 0, fmt::format("{}: y is a null pointer but rows = {}", who, rows));
+  if (rows == 0 || cols == 0) return;
+  const auto xb = reinterpret_cast<std::uintptr_t>(x), yb = reinterpret_cast<std::uintptr_t>(y);
+  const std::uintptr_t xe = xb + std::uintptr_t(cols) * value_bytes(dtype);
+  const std::uintptr_t ye = yb + std::uintptr_t(rows) * value_bytes(dtype);
+  require(xe <= yb || ye <= xb, fmt::format("{}: x ({} elements) and y ({} elements) overlap; {} reads x while it "
+                                            "writes y",
+                                            who, cols, rows, call));
+}
+
 // O(1) checks of the pointers: null where the size needs data, x and y
 // overlapping.
 inline void check_pointers(const SpmvSpec& s, const CsrArrays& a, const void* x, const void* y, const char* who) {
   require(a.row_offsets != nullptr || s.rows == 0,
           fmt::format("{}: row_offsets is a null pointer but rows = {}", who, s.rows));
-  require(a.col_indices != nullptr || s.nnz == 0,
-          fmt::format("{}: col_indices is a null pointer but nnz = {}", who, s.nnz));
-  require(a.values != nullptr || s.nnz == 0, fmt::format("{}: values is a null pointer but nnz = {}", who, s.nnz));
-  require(x != nullptr || s.cols == 0, fmt::format("{}: x is a null pointer but cols = {}", who, s.cols));
-  require(y != nullptr || s.rows == 0, fmt::format("{}: y is a null pointer but rows = {}", who, s.rows));
-  if (s.rows == 0 || s.cols == 0) return;
-  const auto xb = reinterpret_cast<std::uintptr_t>(x), yb = reinterpret_cast<std::uintptr_t>(y);
-  const std::uintptr_t xe = xb + std::uintptr_t(s.cols) * value_bytes(s.dtype);
-  const std::uintptr_t ye = yb + std::uintptr_t(s.rows) * value_bytes(s.dtype);
-  require(xe <= yb || ye <= xb,
-          fmt::format("{}: x ({} elements) and y ({} elements) overlap; spmv reads x while it writes y", who, s.cols,
-                      s.rows));
+  check_entries_and_vectors(s.dtype, s.rows, s.cols, s.nnz, a.col_indices, a.values, x, y, who, "spmv");
 }
 
 // The error for a row offset that breaks the structure at index i (prev:

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "families/spmv/api_common.hpp"
 #include "families/spmv/batched.hpp"
 #include "ladder/ladder.hpp"
 
@@ -89,18 +90,7 @@ void check_arguments(const BatchSpec& s, const BatchArrays& a, const void* x, co
   require(a.nnz_starts != nullptr || !any, fmt::format("{}: nnz_starts is a null pointer but count = {}", who, s.count));
   require(a.row_offsets != nullptr || !any,
           fmt::format("{}: row_offsets is a null pointer but count = {}", who, s.count));
-  require(a.col_indices != nullptr || s.nnz == 0,
-          fmt::format("{}: col_indices is a null pointer but nnz = {}", who, s.nnz));
-  require(a.values != nullptr || s.nnz == 0, fmt::format("{}: values is a null pointer but nnz = {}", who, s.nnz));
-  require(x != nullptr || s.cols == 0, fmt::format("{}: x is a null pointer but cols = {}", who, s.cols));
-  require(y != nullptr || s.rows == 0, fmt::format("{}: y is a null pointer but rows = {}", who, s.rows));
-  if (s.rows == 0 || s.cols == 0) return;
-  const auto xb = reinterpret_cast<std::uintptr_t>(x), yb = reinterpret_cast<std::uintptr_t>(y);
-  const std::uintptr_t xe = xb + std::uintptr_t(s.cols) * value_bytes(s.dtype);
-  const std::uintptr_t ye = yb + std::uintptr_t(s.rows) * value_bytes(s.dtype);
-  require(xe <= yb || ye <= xb,
-          fmt::format("{}: x ({} elements) and y ({} elements) overlap; spmv_batched reads x while it writes y", who,
-                      s.cols, s.rows));
+  check_entries_and_vectors(s.dtype, s.rows, s.cols, s.nnz, a.col_indices, a.values, x, y, who, "spmv_batched");
 }
 
 namespace {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "families/register_all.hpp"
+#include "families/spmv/check_run.hpp"
 #include "families/spmv/batched.hpp"
 #include "families/spmv/batches.hpp"
 #include "harness/generate.hpp"
@@ -229,21 +230,12 @@ CheckResult BatchInstance<T>::check(stream_t stream) {
   const std::size_t rows = std::size_t(p_.spec().rows);
   const std::vector<T>& y0 = p_.y0();
   std::vector<T> got(std::max<std::size_t>(rows, 1));
-  if (v_.info.backend == Backend::cpu) {
-    if (y0.empty()) std::memset(host_y_.data(), 0xFF, host_y_.size() * sizeof(T));  // NaN: must be written
-    else std::copy(y0.begin(), y0.end(), host_y_.begin());
-    run(stream);
-    got = host_y_;
-  } else {
+  if (v_.info.backend == Backend::cpu)
+    got = spmv_impl::y_after_host_run(y0, host_y_, [&] { run(stream); });
 #if TESSERA_HAVE_CUDA
-    if (y0.empty()) dev_y_.fill_bytes(0xFF, stream);
-    else TESSERA_CUDA(cudaMemcpyAsync(dev_y_.data(), y0.data(), rows * sizeof(T), cudaMemcpyHostToDevice, stream));
-    run(stream);
-    TESSERA_CUDA(cudaStreamSynchronize(stream));
-    TESSERA_CUDA(cudaGetLastError());
-    dev_y_.download(got.data(), rows * sizeof(T));
+  else
+    got = spmv_impl::y_after_device_run(y0, rows, dev_y_, stream, [&] { run(stream); });
 #endif
-  }
   CheckResult r = p_.compare(got.data());
   r.note = plan_ ? plan_->note : fmt::format("workspace {} B", v_.workspace_bytes(p_.spec()));
   return r;

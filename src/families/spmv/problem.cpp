@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "families/register_all.hpp"
+#include "families/spmv/check_run.hpp"
 #include "families/spmv/contract.hpp"
 #include "families/spmv/formats.hpp"
 #include "families/spmv/matrices.hpp"
@@ -270,24 +271,13 @@ CheckResult SpmvInstance<T>::check(stream_t stream) {
   const SpmvSpec& s = problem_.spec();
   const auto rows = std::size_t(s.rows);
   const std::vector<T>& y0 = problem_.y0();
-  // y starts as the NaN poison (beta == 0: it must be written, never read)
-  // or as y0.
   std::vector<T> got(std::max<std::size_t>(rows, 1));
-  if (variant_.info.backend == Backend::cpu) {
-    if (y0.empty()) std::memset(host_y_.data(), 0xFF, host_y_.size() * sizeof(T));
-    else std::copy(y0.begin(), y0.end(), host_y_.begin());
-    run(stream);
-    got = host_y_;
-  } else {
+  if (variant_.info.backend == Backend::cpu)
+    got = spmv_impl::y_after_host_run(y0, host_y_, [&] { run(stream); });
 #if TESSERA_HAVE_CUDA
-    if (y0.empty()) dev_y_.fill_bytes(0xFF, stream);
-    else TESSERA_CUDA(cudaMemcpyAsync(dev_y_.data(), y0.data(), rows * sizeof(T), cudaMemcpyHostToDevice, stream));
-    run(stream);
-    TESSERA_CUDA(cudaStreamSynchronize(stream));
-    TESSERA_CUDA(cudaGetLastError());
-    dev_y_.download(got.data(), rows * sizeof(T));
+  else
+    got = spmv_impl::y_after_device_run(y0, rows, dev_y_, stream, [&] { run(stream); });
 #endif
-  }
   CheckResult r = problem_.compare(got.data());
   r.note = plan_ ? plan_->note
                  : fmt::format("csr: {:.1f} MB ({} B)", double(spmv_impl::csr_bytes(s)) / 1e6, spmv_impl::csr_bytes(s));
