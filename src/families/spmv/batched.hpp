@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -62,7 +63,7 @@ struct BatchVariant {
 };
 
 // The variants in ladder order (CPU always, CUDA ones in CUDA builds).
-const std::vector<BatchVariant>& variants();
+std::span<const BatchVariant> variants();  // ladder order
 const BatchVariant& variant_named(std::string_view name, const char* who);
 
 void run_cpu_reference(const BatchCall& call);

@@ -58,7 +58,7 @@ void run_cpu_reference(const BatchCall& c) {
   else throw Error("spmv_batched: cpu_reference supports float and double values only");
 }
 
-const std::vector<BatchVariant>& variants() {
+static const ladder::Ladder<BatchVariant>& batch_ladder() {
   static const std::vector<BatchVariant> table = {
       {{"spmv_batched", "cpu_reference", 0, CPU, REFERENCE, "a serial loop over the matrices and their rows, each row's sum in double (float) or long double (double)", true}, no_workspace, nullptr, run_cpu_reference},
 #if TESSERA_HAVE_CUDA
@@ -66,16 +66,13 @@ const std::vector<BatchVariant>& variants() {
       {{"spmv_batched", "cusparse_loop", 9, CUDA, VENDOR, "one cusparseSpMV (CSR, ALG_DEFAULT) per matrix, descriptors and one shared buffer prepared outside timing (vendor baseline)", false}, no_workspace, prepare_cusparse_loop, run_cusparse_loop},
 #endif
   };
-  return table;
+  static const ladder::Ladder<BatchVariant> batches{std::span<const BatchVariant>(table)};
+  return batches;
 }
 
-const BatchVariant& variant_named(std::string_view name, const char* who) {
-  for (const BatchVariant& v : variants())
-    if (v.info.name == name) return v;
-  std::string known;
-  for (const BatchVariant& v : variants()) known += (known.empty() ? "" : ", ") + std::string(v.info.name);
-  throw Error(fmt::format("{}: unknown variant '{}' (known: {})", who, name, known));
-}
+std::span<const BatchVariant> variants() { return batch_ladder().all(); }
+
+const BatchVariant& variant_named(std::string_view name, const char* who) { return batch_ladder().at(name, who); }
 
 void check_arguments(const BatchSpec& s, const BatchArrays& a, const void* x, const void* y, const char* who) {
   require(s.count >= 0, fmt::format("{}: count = {} is negative", who, s.count));
