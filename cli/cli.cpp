@@ -38,6 +38,8 @@ int device_cmd(bool remeasure) {
   fmt::print("copy bandwidth  {:.1f} GB/s (device-to-device, read + write){}\n", d.copy_gbps,
              d.ceilings_cached ? " [cached]" : "");
   fmt::print("FP32 FMA rate   {:.1f} GFLOP/s{}\n", d.fp32_gflops, d.ceilings_cached ? " [cached]" : "");
+  fmt::print("MUFU rate       {:.1f} G ops/s (rsqrtf; sin, cos and exp2 share the unit){}\n", d.mufu_gops,
+             d.ceilings_cached ? " [cached]" : "");
   return exit_ok;
 }
 

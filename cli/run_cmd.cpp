@@ -49,8 +49,9 @@ RunOptions to_options(const Filters& f) {
 
 void say_device(const DeviceInfo& d) {
   if (d.present) {
-    fmt::print("device: {} ({} SMs, cc {}.{}), copy {:.0f} GB/s, FP32 {:.0f} GFLOP/s{}\n", d.name, d.sm_count,
-               d.cc_major, d.cc_minor, d.copy_gbps, d.fp32_gflops, d.ceilings_cached ? " (cached)" : "");
+    fmt::print("device: {} ({} SMs, cc {}.{}), copy {:.0f} GB/s, FP32 {:.0f} GFLOP/s, MUFU {:.0f} G ops/s{}\n",
+               d.name, d.sm_count, d.cc_major, d.cc_minor, d.copy_gbps, d.fp32_gflops, d.mufu_gops,
+               d.ceilings_cached ? " (cached)" : "");
   } else {
     fmt::print("no GPU found ({}): running the CPU variants only, at CPU sizes; host copy {:.1f} GB/s, {} threads\n",
                d.why_absent, d.host_copy_gbps, d.host_threads);

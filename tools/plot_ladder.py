@@ -83,13 +83,18 @@ def plot(doc, out_dir):
         rows = [r for r in rows if r.get("verified") and r.get("time_ms")]
         if not rows:
             continue
-        compute = any(r.get("bound") == "compute" for r in rows)
-        key, unit = ("gflops", "GFLOP/s") if compute else ("gbps", "GB/s")
+        bound = next((r.get("bound") for r in rows if r.get("bound")), "memory")
+        compute = bound != "memory"
+        key, unit, ceiling_key = {
+            "memory": ("gbps", "GB/s", "copy_gbps"),
+            "compute": ("gflops", "GFLOP/s", "fp32_gflops"),
+            "special": ("special_gops", "G MUFU ops/s", "mufu_gops"),
+        }[bound]
         fig, ax = plt.subplots(figsize=(max(6, 0.55 * len(rows) + 2), 4.5))
         names = [f"{r['step']}·{r['variant']}" for r in rows]
-        values = [r[key] for r in rows]
+        values = [r.get(key, 0) for r in rows]
         ax.bar(range(len(rows)), values, color=[KINDS[r["kind"]] for r in rows])
-        ceiling = dev.get("fp32_gflops" if compute else "copy_gbps")
+        ceiling = dev.get(ceiling_key)
         if ceiling:
             ax.axhline(ceiling, color="black", linestyle="--", linewidth=1)
             ax.text(len(rows) - 0.5, ceiling, f" GPU ceiling {ceiling:.0f} {unit}", va="bottom", ha="right", fontsize=8)

@@ -9,7 +9,7 @@
 #include <limits>
 #include <thread>
 
-#include "atomic_file.hpp"
+#include "tessera/core/atomic_file.hpp"
 #include "mm_detail.hpp"
 #include "tessera/core/error.hpp"
 
@@ -33,7 +33,7 @@ inline char* put_value(char* p, T v) {
 // Writes lines [0, n): format(first, last, out) fills `out` with lines
 // [first, last) and returns its end.
 template <class Format>
-void write_lines(detail::AtomicFile& file, std::size_t n, Format format) {
+void write_lines(AtomicFile& file, std::size_t n, Format format) {
   const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
   const unsigned used = static_cast<unsigned>(std::min<std::size_t>(threads, (n + BATCH - 1) / BATCH));
   std::vector<std::vector<char>> buffers(std::max(1u, used));
@@ -71,7 +71,7 @@ void write_coo(const std::string& path, const Coo<T>& coo) {
           fmt::format("{}: {} entries in a {} x {} matrix: more than its positions, which a Matrix Market file "
                       "cannot hold (to_csr sums the duplicates)",
                       path, coo.val.size(), coo.rows, coo.cols));
-  detail::AtomicFile file(path);
+  AtomicFile file(path);
   file.write(fmt::format("%%MatrixMarket matrix coordinate real general\n{} {} {}\n", coo.rows, coo.cols,
                          coo.val.size()));
   write_lines(file, coo.val.size(), [&](std::size_t first, std::size_t last, char* p) {
@@ -107,7 +107,7 @@ void write_csr(const std::string& path, const Csr<T>& csr) {
   for (std::size_t k = 0; k < csr.col_indices.size(); ++k)
     require(csr.col_indices[k] >= 0 && csr.col_indices[k] < csr.cols,
             fmt::format("{}: CSR entry {} has column {} outside 0..{}", path, k, csr.col_indices[k], csr.cols - 1));
-  detail::AtomicFile file(path);
+  AtomicFile file(path);
   file.write(fmt::format("%%MatrixMarket matrix coordinate real general\n{} {} {}\n", csr.rows, csr.cols,
                          csr.values.size()));
   write_lines(file, csr.values.size(), [&](std::size_t first, std::size_t last, char* p) {
@@ -137,7 +137,7 @@ void write_dense(const std::string& path, std::int64_t rows, std::int64_t cols, 
   require(values.size() == static_cast<std::size_t>(rows * cols),
           fmt::format("{}: a {} x {} array needs {} values; it has {}", path, rows, cols, rows * cols,
                       values.size()));
-  detail::AtomicFile file(path);
+  AtomicFile file(path);
   file.write(fmt::format("%%MatrixMarket matrix array real general\n{} {}\n", rows, cols));
   write_lines(file, values.size(), [&](std::size_t first, std::size_t last, char* p) {
     for (std::size_t k = first; k < last; ++k) {

@@ -1,5 +1,6 @@
-// The two device ceilings every result is measured against: copy bandwidth
-// (cudaMemcpy device-to-device, bytes read + written) and the FP32 FMA rate.
+// The device ceilings every result is measured against: copy bandwidth
+// (cudaMemcpy device-to-device, bytes read + written), the FP32 FMA rate and
+// the special-function (MUFU) rate.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -61,6 +62,25 @@ __global__ void fp32_fma_rate_kernel(float* out, float a, float b) {
   if (s == 12345.678f) out[0] = s;  // keeps the loop alive; (almost) never stores
 }
 
+// rsqrtf is one MUFU.RSQ; x -> rsqrt(x) stays at its fixed point 1, so the
+// chains never leave the normal range. 8 chains per thread hide MUFU latency.
+constexpr int MUFU_CHAINS = 8;
+constexpr int MUFU_ITERS = 1024;
+
+__global__ void mufu_rate_kernel(float* out, float seed) {
+  float acc[MUFU_CHAINS];
+#pragma unroll
+  for (int c = 0; c < MUFU_CHAINS; ++c) acc[c] = seed + threadIdx.x * 1e-3f + c;
+  for (int i = 0; i < MUFU_ITERS; ++i) {
+#pragma unroll
+    for (int c = 0; c < MUFU_CHAINS; ++c) acc[c] = rsqrtf(acc[c]);
+  }
+  float s = 0;
+#pragma unroll
+  for (int c = 0; c < MUFU_CHAINS; ++c) s += acc[c];
+  if (s == 12345.678f) out[0] = s;
+}
+
 }  // namespace
 
 double measure_copy_gbps() {
@@ -90,6 +110,21 @@ double measure_fp32_gflops() {
   });
   const double flops = 2.0 * FMA_CHAINS * FMA_ITERS * double(blocks) * FMA_BLOCK;
   return flops / (ms * 1e-3) / 1e9;
+}
+
+double measure_mufu_gops() {
+  int dev = 0, sms = 0, threads_per_sm = 0;
+  TESSERA_CUDA(cudaGetDevice(&dev));
+  TESSERA_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  TESSERA_CUDA(cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
+  const int blocks = sms * (threads_per_sm / FMA_BLOCK) * 4;
+  DeviceBuffer<float> out(1, "MUFU-rate output");
+  const double ms = median_ms(5, nullptr, [&](cudaStream_t s) {
+    detail::launch("mufu_rate_kernel", mufu_rate_kernel, dim3(blocks), dim3(FMA_BLOCK), 0, s,
+                   std::size_t(blocks) * FMA_BLOCK, out.data(), 2.0f);
+  });
+  const double ops = double(MUFU_CHAINS) * MUFU_ITERS * double(blocks) * FMA_BLOCK;
+  return ops / (ms * 1e-3) / 1e9;
 }
 
 }  // namespace tessera::harness

@@ -1,6 +1,6 @@
 // The machine a run measures: the GPU (name, SMs, memory, L2) and its
 // measured ceilings (device-to-device copy bandwidth counting read + write,
-// FP32 FMA rate), cached per GPU under $XDG_CACHE_HOME/tessera (or
+// FP32 FMA rate, special-function rate), cached per GPU under $XDG_CACHE_HOME/tessera (or
 // ~/.cache/tessera) keyed by the device UUID. Without a GPU: the host's copy
 // bandwidth, the ceiling of the CPU variants.
 #pragma once
@@ -20,6 +20,7 @@ struct DeviceInfo {
   std::size_t l2_bytes = 0;
   double copy_gbps = 0;        // measured device-to-device copy, read + write
   double fp32_gflops = 0;      // measured FP32 FMA rate (2 flops per FMA)
+  double mufu_gops = 0;        // measured special-function rate (rsqrtf through MUFU)
   bool ceilings_cached = false;
   std::string why_absent;      // when !present: the runtime's reason
   int host_threads = 0;
@@ -34,6 +35,7 @@ DeviceInfo query_device(bool measure, bool remeasure = false);
 // Measurements (device_ceilings.cu / device_info.cpp).
 double measure_copy_gbps();
 double measure_fp32_gflops();
+double measure_mufu_gops();
 double measure_host_copy_gbps();
 
 }  // namespace tessera::harness

@@ -39,7 +39,7 @@ nlohmann::json result_json(const BenchResult& r) {
       {"accum", r.problem.accum},
       {"distribution", r.problem.distribution},
       {"shape", r.problem.shape},
-      {"bound", r.bound == Bound::memory ? "memory" : "compute"},
+      {"bound", r.bound == Bound::memory ? "memory" : r.bound == Bound::compute ? "compute" : "special"},
       {"problem", r.problem.label},
       {"verified", r.verified},
       {"max_rel_err", std::isfinite(r.max_rel_err) ? nlohmann::json(r.max_rel_err) : nlohmann::json(nullptr)},
@@ -59,6 +59,7 @@ nlohmann::json result_json(const BenchResult& r) {
     j["held"] = r.held;
     j["gbps"] = r.gbps;
     j["gflops"] = r.gflops;
+    if (r.special_gops > 0) j["special_gops"] = r.special_gops;
     j["pct_ceiling"] = opt_json(r.pct_ceiling);
     j["vs_vendor"] = opt_json(r.vs_vendor);
     j["vs_naive"] = opt_json(r.vs_naive);
@@ -101,7 +102,8 @@ void write_json(const Report& report, const std::string& path) {
                                   {"memory_bytes", d.total_mem},
                                   {"l2_bytes", d.l2_bytes},
                                   {"copy_gbps", d.copy_gbps},
-                                  {"fp32_gflops", d.fp32_gflops}}
+                                  {"fp32_gflops", d.fp32_gflops},
+                                  {"mufu_gops", d.mufu_gops}}
                  : nlohmann::json(nullptr)},
       {"host", {{"threads", d.host_threads}, {"copy_gbps", d.host_copy_gbps}}},
       {"failures", report.failures},

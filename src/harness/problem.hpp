@@ -17,8 +17,9 @@
 
 namespace tessera::harness {
 
-// What limits a pattern: bytes through memory or arithmetic.
-enum class Bound { memory, compute };
+// What limits a pattern: bytes through memory, FP32 arithmetic, or the
+// special-function unit (MUFU: rsqrt, sin, cos, exp2 at 16 per clock per SM).
+enum class Bound { memory, compute, special };
 
 // The cost model: the fewest bytes that must move (each input read once, each
 // output written once) and the arithmetic that must be done.
@@ -26,6 +27,7 @@ struct Cost {
   double bytes = 0;
   double flops = 0;
   Bound bound = Bound::memory;
+  double special_ops = 0;  // MUFU operations the variants must issue (Bound::special)
 };
 
 // Labels of one problem, as they appear in the table and the JSON.

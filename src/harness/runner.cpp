@@ -110,7 +110,22 @@ BenchResult check_one(Problem& problem, const VariantInfo& v, stream_t stream, s
 
 double ceiling_of(const BenchResult& r, const Cost& cost, const DeviceInfo& dev) {
   if (r.variant.backend == Backend::cpu) return cost.bound == Bound::memory ? dev.host_copy_gbps : 0.0;
-  return cost.bound == Bound::memory ? dev.copy_gbps : dev.fp32_gflops;
+  switch (cost.bound) {
+    case Bound::memory: return dev.copy_gbps;
+    case Bound::compute: return dev.fp32_gflops;
+    case Bound::special: return dev.mufu_gops;
+  }
+  return 0.0;
+}
+
+// The row's rate in the ceiling's unit.
+double rate_of(const BenchResult& r, const Cost& cost) {
+  switch (cost.bound) {
+    case Bound::memory: return r.gbps;
+    case Bound::compute: return r.gflops;
+    case Bound::special: return r.special_gops;
+  }
+  return 0.0;
 }
 
 // Fills the ratios that need the whole problem's results.
@@ -365,8 +380,9 @@ Report run_bench(const Selector& sel, const RunOptions& opt, const DeviceInfo& d
             const double sec = t.median_ms * 1e-3;
             r.gbps = cost.bytes / sec / 1e9;
             r.gflops = cost.flops / sec / 1e9;
+            r.special_gops = cost.special_ops / sec / 1e9;
             const double ceiling = ceiling_of(r, cost, dev);
-            if (ceiling > 0) r.pct_ceiling = 100.0 * (cost.bound == Bound::memory ? r.gbps : r.gflops) / ceiling;
+            if (ceiling > 0) r.pct_ceiling = 100.0 * rate_of(r, cost) / ceiling;
           } catch (const std::exception& e) {
             r.verified = false;
             r.error = fmt::format("while timing: {}", e.what());

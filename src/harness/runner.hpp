@@ -41,6 +41,7 @@ struct BenchResult {
   bool graph = false;
   bool held = false;  // Timing::held
   double gbps = 0, gflops = 0;
+  double special_gops = 0;  // MUFU operations per second (Bound::special problems)
   std::optional<double> pct_ceiling, vs_vendor, vs_naive;
 };
 

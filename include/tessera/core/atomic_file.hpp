@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-namespace tessera::mm::detail {
+namespace tessera {
 
 class AtomicFile {
  public:
@@ -30,4 +30,4 @@ class AtomicFile {
   bool committed_ = false;
 };
 
-}  // namespace tessera::mm::detail
+}  // namespace tessera

@@ -1,5 +1,5 @@
-// AtomicFile (atomic_file.hpp).
-#include "atomic_file.hpp"
+// AtomicFile (tessera/core/atomic_file.hpp).
+#include "tessera/core/atomic_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -15,7 +15,7 @@
 #include "tessera/core/error.hpp"
 #include "tessera/core/pending_files.hpp"
 
-namespace tessera::mm::detail {
+namespace tessera {
 namespace {
 
 std::string dir_of(const std::string& path) {
@@ -86,4 +86,4 @@ void AtomicFile::commit() {
   }
 }
 
-}  // namespace tessera::mm::detail
+}  // namespace tessera
