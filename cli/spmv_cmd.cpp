@@ -195,7 +195,9 @@ int spmv_typed(const SpmvArgs& args) {
   }
   const harness::DeviceInfo device = harness::query_device(true);
   const Dtype dtype = sizeof(T) == 8 ? Dtype::f64 : Dtype::f32;
-  const std::string pick = spmv_default_variant(dtype, a.rows, a.cols, a.nnz());
+  const SpmvRowStats row_stats = spmv_row_stats_host(Csr<T>{a.rows, a.cols, a.nnz(), a.row_offsets.data(),
+                                                             a.col_indices.data(), a.values.data()});
+  const std::string pick = spmv_plan_variant(dtype, a.cols, row_stats, device.present);
   const Plan plan = select(args.format, pick, device.present);
 
   print_matrix(args, header, a);
@@ -212,9 +214,10 @@ int spmv_typed(const SpmvArgs& args) {
       fmt::print(std::cerr, "{}: no GPU found: --format {} runs on the GPU only; ran cpu_openmp instead\n", WHO,
                  plan.fallback);
   }
-  fmt::print("auto     {} (format {}): tessera::spmv_default_variant's pick for {} {} x {} with {} nonzeros "
-             "(the API's policy: docs/spmv.md)\n",
-             pick, spmv_runs::format_of(pick), args.type, a.rows, a.cols, a.nnz());
+  fmt::print("auto     {} (format {}): tessera::spmv_plan's pick for {} {} x {} with {} nonzeros, rows of mean "
+             "{:.2f}, cv {:.3f}, max {} (the plan policy: docs/spmv.md)\n",
+             pick, spmv_runs::format_of(pick), args.type, a.rows, a.cols, a.nnz(), row_stats.mean, row_stats.cv,
+             row_stats.max_length);
   const double s = sizeof(T);
   const double model = (s + 4) * double(a.nnz()) + 8.0 * double(a.rows + 1) + s * double(a.cols + a.rows);
   fmt::print("bytes    {} per SpMV, the bytes model of docs/spmv.md: (s + 4) nnz + 8 (rows + 1) + s (cols + "

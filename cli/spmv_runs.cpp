@@ -238,7 +238,7 @@ std::vector<Row> run_variants(const mm::Csr<T>& a, const std::vector<T>& x, cons
 template <class T>
 std::vector<T> run_api(const mm::Csr<T>& a, const std::vector<T>& x, bool gpu, Row& row) {
   const Reference<T> expected(a, x);
-  row.variant = spmv_default_variant(spec_of(a).dtype, a.rows, a.cols, a.nnz());
+  row.variant = spmv_plan_variant(spec_of(a).dtype, a.cols, spmv_row_stats_host(view(a)), gpu);
   row.format = std::string(format_of(row.variant));
   std::vector<T> y(std::size_t(a.rows), std::numeric_limits<T>::quiet_NaN());
 #if TESSERA_HAVE_CUDA
@@ -246,8 +246,12 @@ std::vector<T> run_api(const mm::Csr<T>& a, const std::vector<T>& x, bool gpu, R
     const Stream stream;
     OnDevice<T> d(a, x);
     d.y.fill_bytes(0xFF, stream.get());
-    spmv(Csr<T>{a.rows, a.cols, a.nnz(), d.offsets.data(), d.columns.data(), d.values.data()}, d.x.data(),
-         d.y.data(), {.stream = stream.get()});
+    // The API's plan (its pick by the row-length statistics, converted once).
+    const auto plan = spmv_plan(Csr<T>{a.rows, a.cols, a.nnz(), d.offsets.data(), d.columns.data(), d.values.data()},
+                                {.stream = stream.get()});
+    row.variant = plan.variant();
+    row.format = std::string(format_of(row.variant));
+    spmv(plan, d.x.data(), d.y.data(), {.stream = stream.get()});
     y = d.download_y(stream);
   }
 #else

@@ -40,6 +40,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "tessera/core/options.hpp"
@@ -80,6 +81,76 @@ std::size_t spmv_workspace_bytes(const Csr<T>& a, const SpmvOptions& options = {
 
 // The name of the variant the public API picks for these arguments.
 std::string spmv_default_variant(Dtype type, std::int64_t rows, std::int64_t cols, std::int64_t nnz);
+
+// ---- Plans: convert once, multiply many times.
+//
+//   auto plan = tessera::spmv_plan(a);                 // reads the row lengths, picks, converts (synchronises)
+//   for (...) tessera::spmv(plan, d_x, d_y);           // only the SpMV, asynchronous on options.stream
+//   plan.variant(); plan.footprint_bytes();            // what it picked, what it holds
+//
+// A plan reads the row-length histogram once (a pass over the offsets and a
+// synchronisation) and, unless options.variant names one, picks by the
+// statistics (mean, coefficient of variation, max; policy.hpp's plan rules,
+// docs/spmv.md): short rows -> csr_scalar_guarded, regular rows -> jds,
+// irregular -> csr_nnz_split. A format variant (jds, sell_c_sigma, ell, hyb,
+// coo_*, jds_ell_sections, cusparse_spmv's descriptors) is converted here,
+// once, into device memory the plan owns and frees in its destructor
+// (footprint_bytes(): the format's bytes; 0 for CSR variants, which run on
+// the caller's arrays). The caller's CSR arrays must outlive the plan and
+// keep their contents (CSR variants read them on every call); destroy the
+// plan only after the work enqueued with it has finished. With
+// options.validate_structure the plan checks the structure once, here.
+// The options given to spmv(plan, ...) supply alpha, beta, stream and
+// workspace; their variant must be empty or the plan's own.
+struct SpmvRowStats {
+  std::int64_t rows = 0, nnz = 0;
+  std::int64_t max_length = 0;  // the longest row
+  std::int64_t empty_rows = 0;
+  double mean = 0;              // nnz / rows
+  double cv = 0;                // coefficient of variation of the row lengths (stddev / mean)
+};
+
+namespace spmv_impl {
+struct PlanState;
+}
+
+template <class T>
+class SpmvPlan {
+ public:
+  explicit SpmvPlan(const Csr<T>& a, const SpmvOptions& options = {});
+  ~SpmvPlan();
+  SpmvPlan(SpmvPlan&&) noexcept;
+  SpmvPlan& operator=(SpmvPlan&&) noexcept;
+  SpmvPlan(const SpmvPlan&) = delete;
+  SpmvPlan& operator=(const SpmvPlan&) = delete;
+
+  const Csr<T>& matrix() const { return matrix_; }
+  const std::string& variant() const;     // the rung it runs
+  const std::string& reason() const;      // the policy rule's evidence (or "named in options.variant")
+  const SpmvRowStats& row_stats() const;
+  std::size_t footprint_bytes() const;    // bytes the plan owns (the converted format), beyond the caller's CSR
+  double prepare_ms() const;              // the statistics and the conversion, wall clock
+  const spmv_impl::PlanState& state() const { return *state_; }
+
+ private:
+  Csr<T> matrix_;
+  std::unique_ptr<spmv_impl::PlanState> state_;
+};
+
+template <class T>
+SpmvPlan<T> spmv_plan(const Csr<T>& a, const SpmvOptions& options = {}) {
+  return SpmvPlan<T>(a, options);
+}
+
+template <class T>
+void spmv(const SpmvPlan<T>& plan, const T* x, T* y, const SpmvOptions& options = {});
+
+// The row-length statistics of a host CSR matrix (one pass over the
+// offsets), and the variant a plan would pick for a matrix of `cols` columns
+// with these statistics on a GPU (gpu = true) or without one.
+template <class T>
+SpmvRowStats spmv_row_stats_host(const Csr<T>& a);
+std::string spmv_plan_variant(Dtype type, std::int64_t cols, const SpmvRowStats& stats, bool gpu);
 
 // ---- Batched SpMV: many independent CSR matrices, each with its own x and
 // y, in one call (y_b = alpha * A_b * x_b + beta * y_b for every b).

@@ -4,11 +4,13 @@
 #if TESSERA_HAVE_CUDA
 #include <cuda_runtime_api.h>
 
+#include <chrono>
 #include <memory>
 #include <vector>
 
 #include "core/device_memory.hpp"
 #include "families/spmv/api_common.hpp"
+#include "families/spmv/convert.hpp"
 #include "families/spmv/cuda_rungs.hpp"
 #include "tessera/core/cuda_check.hpp"
 
@@ -26,8 +28,8 @@ void check_memory(const SpmvVariant& v, const SpmvSpec& s, const CsrArrays& a, c
     api::require_memory(b, a.col_indices, "col_indices", API_NAME, name);
     api::require_memory(b, a.values, "values", API_NAME, name);
   }
-  if (s.cols > 0) api::require_memory(b, x, "x", API_NAME, name);
-  if (s.rows > 0) api::require_memory(b, y, "y", API_NAME, name);
+  if (s.cols > 0 && x != nullptr) api::require_memory(b, x, "x", API_NAME, name);  // null: a plan (no vectors yet)
+  if (s.rows > 0 && y != nullptr) api::require_memory(b, y, "y", API_NAME, name);
 }
 
 // validate_structure on device arrays: a kernel each, then the two values
@@ -85,6 +87,54 @@ void spmv_entry(const SpmvSpec& spec, const CsrArrays& a, const void* x, void* y
 
 std::size_t spmv_entry_workspace(const SpmvSpec& spec, const SpmvOptions& o) {
   return resolve(spec, o.variant, WORKSPACE_QUERY).workspace_bytes(spec);
+}
+
+// A plan: the statistics where the arrays live (the histogram kernel on the
+// device, a loop on the host), the pick, and the conversion, once.
+void plan_entry_build(PlanState& p, const SpmvOptions& o) {
+  const auto start = std::chrono::steady_clock::now();
+  const SpmvSpec& s = p.spec;
+  check_shape(s, PLAN_NAME);
+  check_matrix_pointers(s, p.arrays, PLAN_NAME);
+  const SpmvVariant* named = o.variant.empty() ? nullptr : &resolve(s, o.variant, PLAN_NAME);
+  const bool on_gpu = named ? named->info.backend != Backend::cpu : api::gpu_present();
+  const auto stream = static_cast<cudaStream_t>(o.stream);
+  if (on_gpu) {
+    if (p.arrays.row_offsets) api::require_memory(Backend::cuda, p.arrays.row_offsets, "row_offsets", PLAN_NAME, "(statistics)");
+    if (o.validate_structure) check_structure_device(s, p.arrays, o.stream);
+    p.stats = row_length_stats(gpu::device_row_stats(s, p.arrays, o.stream), s.rows, s.nnz);
+  } else {
+    if (o.validate_structure) check_structure_host(s, p.arrays, PLAN_NAME);
+    p.stats = host_row_stats(s, p.arrays);
+  }
+  p.variant = &resolve_plan(s, p.stats, o.variant, on_gpu, p.reason, PLAN_NAME);
+  p.name = p.variant->info.name;
+  api::require_runnable(p.variant->info.backend, PLAN_NAME, p.variant->info.name);
+  check_memory(*p.variant, s, p.arrays, nullptr, nullptr);
+  if (s.rows > 0 && p.variant->prepare != nullptr) {
+    p.prepared = p.variant->prepare({s, CsrArrays{}, p.arrays, o.stream});
+    TESSERA_CUDA(cudaStreamSynchronize(stream));
+  }
+  p.prepare_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+void plan_entry_run(const PlanState& p, const void* x, void* y, const SpmvOptions& o) {
+  const SpmvVariant& v = *p.variant;
+  const std::size_t ws_bytes = v.workspace_bytes(p.spec);
+  check_plan_run(p, x, y, o, ws_bytes);
+  if (p.spec.cols > 0) api::require_memory(v.info.backend, x, "x", PLAN_RUN_NAME, v.info.name);
+  if (p.spec.rows > 0) api::require_memory(v.info.backend, y, "y", PLAN_RUN_NAME, v.info.name);
+  if (v.info.backend == Backend::cpu) {
+    if (p.spec.rows == 0) return;
+    std::vector<unsigned char> own(o.workspace.ptr ? 0 : ws_bytes);
+    api::wait_for_stream(o.stream);
+    v.run({p.spec, p.arrays, x, y, o.alpha, o.beta, nullptr, o.workspace.ptr ? o.workspace.ptr : own.data(),
+           o.stream});
+    return;
+  }
+  AsyncScratch ws(ws_bytes, o.workspace, o.stream, PLAN_RUN_NAME);
+  if (p.spec.rows == 0) return;
+  v.run({p.spec, p.arrays, x, y, o.alpha, o.beta, p.prepared.get(), ws.get(), o.stream});
 }
 
 }  // namespace tessera::spmv_impl

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "families/spmv/contract.hpp"
@@ -69,6 +70,15 @@ inline void check_pointers(const SpmvSpec& s, const CsrArrays& a, const void* x,
   check_entries_and_vectors(s.dtype, s.rows, s.cols, s.nnz, a.col_indices, a.values, x, y, who, "spmv");
 }
 
+// O(1) checks of a plan's matrix: null arrays where the sizes need data.
+inline void check_matrix_pointers(const SpmvSpec& s, const CsrArrays& a, const char* who) {
+  require(a.row_offsets != nullptr || s.rows == 0,
+          fmt::format("{}: row_offsets is a null pointer but rows = {}", who, s.rows));
+  require(a.col_indices != nullptr || s.nnz == 0,
+          fmt::format("{}: col_indices is a null pointer but nnz = {}", who, s.nnz));
+  require(a.values != nullptr || s.nnz == 0, fmt::format("{}: values is a null pointer but nnz = {}", who, s.nnz));
+}
+
 // The error for a row offset that breaks the structure at index i (prev:
 // row_offsets[i - 1], cur: row_offsets[i]).
 [[noreturn]] inline void bad_offset(std::int64_t i, std::int64_t prev, std::int64_t cur, const SpmvSpec& s,
@@ -100,9 +110,73 @@ inline void check_structure_host(const SpmvSpec& s, const CsrArrays& a, const ch
   }
 }
 
+// Row-length statistics of host CSR offsets (one pass; the structure is
+// assumed valid).
+inline SpmvRowStats host_row_stats(const SpmvSpec& s, const CsrArrays& a) {
+  formats::RowStats h;
+  h.histogram.assign(1, 0);
+  for (std::int64_t r = 0; r < s.rows; ++r) {
+    const std::int64_t len = a.row_offsets[r + 1] - a.row_offsets[r];
+    if (len > h.max_length) {
+      h.max_length = len;
+      h.histogram.resize(std::size_t(len) + 1, 0);
+    }
+    ++h.histogram[std::size_t(len)];
+  }
+  return row_length_stats(h, s.rows, s.nnz);
+}
+
+// What a tessera::SpmvPlan<T> holds (type-erased: one struct for float and
+// double). `prepared` is the format rung's device copy (null for CSR rungs).
+struct PlanState {
+  SpmvSpec spec{};
+  CsrArrays arrays;
+  const SpmvVariant* variant = nullptr;
+  std::unique_ptr<SpmvPlan> prepared;
+  SpmvRowStats stats;
+  std::string name, reason;
+  double prepare_ms = 0;
+};
+
+// The plan's variant: the one named, or the plan policy's pick for `stats`
+// among the variants that support `spec`; `reason` gets the rule's evidence.
+inline const SpmvVariant& resolve_plan(const SpmvSpec& spec, const SpmvRowStats& stats, const std::string& name,
+                                       bool gpu, std::string& reason, const char* who) {
+  if (!name.empty()) {
+    reason = "named in options.variant";
+    return resolve(spec, name, who);
+  }
+  check_shape(spec, who);
+  const PlanRule& rule = plan_policy_pick(stats, gpu, [&](std::string_view v) {
+    const SpmvVariant* found = variants_ladder().find(v);
+    return found != nullptr && found->supports(spec);
+  });
+  reason = std::string(rule.evidence);
+  return resolve(spec, std::string(rule.variant), who);
+}
+
 // The build's bodies of the public calls (api.cpp with CUDA, api_cpu.cpp
 // without).
 void spmv_entry(const SpmvSpec& spec, const CsrArrays& a, const void* x, void* y, const SpmvOptions& o);
 std::size_t spmv_entry_workspace(const SpmvSpec& spec, const SpmvOptions& o);
+// Fills p (spec and arrays set) for options o: checks, statistics, pick, conversion.
+void plan_entry_build(PlanState& p, const SpmvOptions& o);
+void plan_entry_run(const PlanState& p, const void* x, void* y, const SpmvOptions& o);
+
+inline constexpr const char* PLAN_NAME = "tessera::spmv_plan";
+inline constexpr const char* PLAN_RUN_NAME = "tessera::spmv(plan)";
+
+// The O(1) checks of a plan's run: its variant, the vectors, the workspace size.
+inline void check_plan_run(const PlanState& p, const void* x, const void* y, const SpmvOptions& o,
+                           std::size_t ws_bytes) {
+  require(o.variant.empty() || o.variant == p.name,
+          fmt::format("{}: options.variant = '{}' but the plan runs '{}' (make a plan for that variant)",
+                      PLAN_RUN_NAME, o.variant, p.name));
+  check_entries_and_vectors(p.spec.dtype, p.spec.rows, p.spec.cols, 0, nullptr, nullptr, x, y, PLAN_RUN_NAME,
+                            "spmv");
+  require(o.workspace.ptr == nullptr || o.workspace.bytes >= ws_bytes,
+          fmt::format("{}: the workspace holds {} B but this call needs {} B", PLAN_RUN_NAME, o.workspace.bytes,
+                      ws_bytes));
+}
 
 }  // namespace tessera::spmv_impl

@@ -4,11 +4,15 @@
 // (api_entries.cpp) reads this table, and the harness's api_pick with it.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 
 #include "core/gpu_present.hpp"
 #include "families/spmv/contract.hpp"
+#include "families/spmv/formats.hpp"
+#include "tessera/spmv.hpp"
 
 namespace tessera::spmv_impl {
 
@@ -66,5 +70,84 @@ inline std::string_view policy_pick(const SpmvSpec& spec, bool gpu) {
   return first_match(kCpuPolicy, spec);
 }
 inline std::string_view policy_pick(const SpmvSpec& spec) { return policy_pick(spec, api::gpu_present()); }
+
+// ---- The plan's policy (tessera::SpmvPlan): a plan reads the row lengths
+// once (the histogram: one pass over the offsets) and converts once, so it
+// may pick a format rung, by the row-length statistics. First match wins;
+// a rule whose variant does not support the shape is skipped.
+inline SpmvRowStats row_length_stats(const formats::RowStats& h, std::int64_t rows, std::int64_t nnz) {
+  SpmvRowStats s;
+  s.rows = rows;
+  s.nnz = nnz;
+  s.max_length = h.max_length;
+  s.empty_rows = h.histogram.empty() ? 0 : h.histogram[0];
+  if (rows <= 0) return s;
+  s.mean = double(nnz) / double(rows);
+  double sum_sq = 0;  // sum over rows of (length - mean)^2, from the bins
+  for (std::size_t len = 0; len < h.histogram.size(); ++len)
+    sum_sq += double(h.histogram[len]) * (double(len) - s.mean) * (double(len) - s.mean);
+  s.cv = s.mean > 0 ? std::sqrt(sum_sq / double(rows)) / s.mean : 0.0;
+  return s;
+}
+
+struct PlanRule {
+  bool (*matches)(const SpmvRowStats&);
+  std::string_view variant;
+  std::string_view evidence;
+};
+
+// Regular: every row near the mean (low spread, no outlier), rows long
+// enough that a thread-per-row schedule is not already at copy speed.
+inline constexpr double REGULAR_MAX_CV = 0.25;           // stencil27 128^3: 0.07; powerlaw 2M: > 10
+inline constexpr double REGULAR_MAX_OVER_MEAN = 2.0;     // stencil27: 27 / 26.6
+inline constexpr double REGULAR_MEAN_MIN = 8.0;          // above the short-row rule
+inline constexpr double REGULAR_MEAN_MAX = 64.0;         // measured at 26.6 only: the upper end is to be measured
+inline bool plan_short_rows(const SpmvRowStats& s) { return s.rows > 0 && s.mean <= SHORT_ROWS_MEAN; }
+inline bool plan_regular_rows(const SpmvRowStats& s) {
+  return s.mean > REGULAR_MEAN_MIN && s.mean <= REGULAR_MEAN_MAX && s.cv <= REGULAR_MAX_CV &&
+         double(s.max_length) <= REGULAR_MAX_OVER_MEAN * s.mean;
+}
+inline bool plan_any(const SpmvRowStats&) { return true; }
+
+#if TESSERA_HAVE_CUDA
+// Measured on the H100 (2026-11-27, `tessera bench spmv`, the harness times
+// the SpMV with the format already built: what a plan reuses; docs/results/
+// spmv-h100-2026-11-27.json). "best" is the fastest row of the problem.
+inline constexpr PlanRule kGpuPlanPolicy[] = {
+    {plan_short_rows, "csr_scalar_guarded",
+     "mean row length <= 8: a thread per row. laplace2d 4096^2 (mean 5.0, cv 0.01): float 0.314 ms (best "
+     "csr_scalar 0.311, jds 0.327, cusparse 0.383) = 1.22x cusparse; double 0.467 ms (best, 1.38x)"},
+    {plan_regular_rows, "jds",
+     "regular rows (cv <= 0.25, max <= 2x mean, mean 8-64): jds, the format a plan can afford. stencil27 128^3 "
+     "(mean 26.6, cv 0.07, max 27): float jds 0.174 ms = best, 1.04x cusparse (csr_nnz_split 0.196, "
+     "csr_subwarp_vec4 0.184); double jds 0.254 ms = best, 1.23x (csr_nnz_split 0.305). Means 40-64: to be "
+     "measured"},
+    {plan_any, "csr_nnz_split",
+     "irregular rows (high cv or a row far past the mean): tiles of equal nonzeros. powerlaw 2M (mean 16, cv > 10, "
+     "max 3e5): float 0.309 ms, best tessera rung (jds 0.412, sell 0.485, csr_scalar_guarded 0.747), 0.97x "
+     "cusparse (0.299, the fastest row: 3 % off); double 0.353 vs cusparse 0.329 (7 % off)"},
+};
+#endif
+inline constexpr PlanRule kCpuPlanPolicy[] = {
+    {plan_any, "cpu_openmp", "no GPU: the parallel CPU rung"},
+};
+
+// The plan's pick: the first rule that matches and whose variant supports
+// `spec` (supported: a predicate over the variant's name). Returns the rule.
+template <std::size_t N, class Supported>
+const PlanRule& first_plan_match(const PlanRule (&rules)[N], const SpmvRowStats& stats, Supported&& supported) {
+  for (const PlanRule& rule : rules)
+    if (rule.matches(stats) && supported(rule.variant)) return rule;
+  return rules[N - 1];
+}
+template <class Supported>
+const PlanRule& plan_policy_pick(const SpmvRowStats& stats, bool gpu, Supported&& supported) {
+#if TESSERA_HAVE_CUDA
+  if (gpu) return first_plan_match(kGpuPlanPolicy, stats, supported);
+#else
+  (void)gpu;
+#endif
+  return first_plan_match(kCpuPlanPolicy, stats, supported);
+}
 
 }  // namespace tessera::spmv_impl
