@@ -47,6 +47,30 @@ m::HostMatrix<T> build(const Shape& s, std::uint64_t seed) {
   return m::random_csr<T>(s.random, seed);
 }
 
+// A few rows of 1e5 entries among short ones: rows 5, 1400 and 2999 (the
+// last) of 3000 hold 100000 + r distinct columns, the others 0-39 random
+// ones (the stall csr_scalar and a sub-warp a row suffer on the power law).
+inline constexpr std::int64_t LONG_ROWS_MATRIX_ROWS = 3000;
+inline bool is_long_row(std::int64_t r) { return r == 5 || r == 1400 || r == LONG_ROWS_MATRIX_ROWS - 1; }
+template <class T>
+m::HostMatrix<T> long_rows_matrix(std::uint64_t seed) {
+  m::HostMatrix<T> a;
+  a.rows = LONG_ROWS_MATRIX_ROWS;
+  a.cols = 131072;
+  a.offsets.assign(1, 0);
+  for (std::int64_t r = 0; r < a.rows; ++r) {
+    const std::uint64_t h = tessera::harness::mix64(seed, std::uint64_t(r));
+    const std::int64_t len = is_long_row(r) ? 100000 + r : std::int64_t(h % 40);
+    for (std::int64_t k = 0; k < len; ++k) {
+      const std::uint64_t w = tessera::harness::mix64(h, std::uint64_t(k));
+      a.col.push_back(std::int32_t(is_long_row(r) ? (k * 1 + r) % a.cols : std::int64_t(w % std::uint64_t(a.cols))));
+      a.val.push_back(T(m::unit(w)));
+    }
+    a.offsets.push_back(std::int64_t(a.col.size()));
+  }
+  return a;
+}
+
 template <class T>
 std::vector<T> random_vector(std::int64_t n, std::uint64_t seed) {
   std::vector<T> v(static_cast<std::size_t>(std::max<std::int64_t>(n, 1)));

@@ -146,3 +146,30 @@ TEST(SpmvPlanHost, ChecksOnceAndRefusesAnotherVariant) {
 }
 
 }  // namespace
+
+namespace {
+
+// A few rows of 1e5 entries: the CPU rungs sum them right, the statistics
+// see them (max, cv) and the plan rules call the matrix irregular; the GPU
+// rungs run it in test_spmv_gpu.cpp (SpmvGpu.FewRowsOf1e5Entries).
+TEST(SpmvLongRows, CpuRungsAndStatistics) {
+  const auto m = long_rows_matrix<float>(9);
+  const auto a = m.view();
+  const auto st = tessera::spmv_row_stats_host(a);
+  EXPECT_EQ(st.max_length, 100000 + LONG_ROWS_MATRIX_ROWS - 1);
+  EXPECT_GT(st.cv, 1.0);
+  EXPECT_FALSE(sp::plan_regular_rows(st));
+  EXPECT_FALSE(sp::plan_short_rows(st));
+  std::int64_t long_rows = 0;
+  for (std::int64_t r = 0; r < a.rows; ++r) long_rows += a.row_offsets[r + 1] - a.row_offsets[r] >= 100000;
+  EXPECT_EQ(long_rows, 3);
+  const auto x = random_vector<float>(a.cols, 1);
+  const auto y0 = random_vector<float>(a.rows, 2);
+  for (const char* v : {"cpu_reference", "cpu_openmp"}) {
+    std::vector<float> y = y0;
+    tessera::spmv(a, x.data(), y.data(), {.alpha = 1.25, .beta = -1, .validate_structure = true, .variant = v});
+    expect_close(a, x, y0, 1.25, -1.0, y, v);
+  }
+}
+
+}  // namespace

@@ -13,8 +13,14 @@
 // neighbouring rows) and masked. The vector path needs 16-byte aligned
 // column and value arrays (cudaMalloc's are); otherwise, and for the last
 // partial window of the arrays, the lane loads its entries one by one.
-// Expected: ~90 % of copy on the stencil (csr_nnz_split 81 %, jds 92 %);
-// not a rung for irregular rows (a warp still waits for its longest group).
+// Expected: ~90 % of copy on the stencil (csr_nnz_split 81 %, jds 92 %).
+//
+// Long rows: a group walking a row of 1e5 entries alone held the launch
+// (11.1 ms on the power law, 0.9 % of copy). A group whose row passes
+// LONG_STEPS steps of its lanes (16 x 4 x LANES entries) leaves it, and after
+// the groups the whole block sums each such row (256 threads, strided,
+// a fixed tree), as csr_scalar_guarded does: one __syncthreads_or when no row
+// is long, and at worst the longest row / 256 steps. Deterministic.
 #include <cstdint>
 
 #include "families/spmv/common.cuh"
@@ -43,6 +49,35 @@ __device__ __forceinline__ Quad<T> load_quad(const T* p) {
   return q;
 }
 
+constexpr int WARPS = gpu::BLOCK_THREADS / 32;
+constexpr std::int64_t LONG_STEPS = 16;  // a group's steps before its row goes to the block
+
+template <class T>
+__device__ __forceinline__ T warp_total(T v) {
+  for (int d = 16; d > 0; d /= 2) v += __shfl_xor_sync(0xffffffffu, v, d);
+  return v;
+}
+
+// The block's sum of row `row` (every thread calls it), written by thread 0.
+template <class T>
+__device__ void block_row(std::int64_t row, const std::int64_t* __restrict__ off, const std::int32_t* __restrict__ col,
+                          const T* __restrict__ val, const T* __restrict__ x, T* __restrict__ y, T alpha, T beta,
+                          T* partial) {
+  const int lane = int(threadIdx.x % 32), warp = int(threadIdx.x / 32);
+  T sum = 0;
+  const std::int64_t end = off[row + 1];
+#pragma unroll 4
+  for (std::int64_t k = off[row] + threadIdx.x; k < end; k += gpu::BLOCK_THREADS) sum += val[k] * gpu::load_x(x, col[k]);
+  sum = warp_total(sum);
+  if (lane == 0) partial[warp] = sum;
+  __syncthreads();
+  if (warp == 0) {
+    const T total = warp_total(lane < WARPS ? partial[lane] : T(0));
+    if (lane == 0) gpu::write_row(y, row, total, alpha, beta);
+  }
+  __syncthreads();  // partial[] is reused by the next long row
+}
+
 template <class T, int LANES>
 __global__ __launch_bounds__(gpu::BLOCK_THREADS) void csr_subwarp_vec4_kernel(
     std::int64_t rows, std::int64_t nnz, bool aligned, const std::int64_t* __restrict__ off,
@@ -51,10 +86,16 @@ __global__ __launch_bounds__(gpu::BLOCK_THREADS) void csr_subwarp_vec4_kernel(
   const std::int64_t thread = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
   const std::int64_t r = thread / LANES;
   const int lane = int(thread % LANES);
+  constexpr int GROUPS = gpu::BLOCK_THREADS / LANES;
+  __shared__ bool long_group[GROUPS];
+  __shared__ T partial[WARPS];
   T sum = 0;
+  bool is_long = false;
   if (r < rows) {
     const std::int64_t begin = off[r], end = off[r + 1];
-    for (std::int64_t k = (begin & ~std::int64_t(3)) + 4 * lane; k < end; k += 4 * LANES) {
+    is_long = end - begin > LONG_STEPS * 4 * LANES;
+    if (lane == 0) long_group[threadIdx.x / LANES] = is_long;
+    for (std::int64_t k = is_long ? end : (begin & ~std::int64_t(3)) + 4 * lane; k < end; k += 4 * LANES) {
       if (aligned && k + 4 <= nnz) {
         const int4 c = __ldg(reinterpret_cast<const int4*>(col + k));
         const Quad<T> v = load_quad(val + k);
@@ -72,7 +113,11 @@ __global__ __launch_bounds__(gpu::BLOCK_THREADS) void csr_subwarp_vec4_kernel(
   // Every lane of the warp is here (rows past the end add zeros): the
   // group's fixed xor tree.
   for (int d = LANES / 2; d > 0; d /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, d, LANES);
-  if (r < rows && lane == 0) gpu::write_row(y, r, sum, alpha, beta);
+  if (r < rows && !is_long && lane == 0) gpu::write_row(y, r, sum, alpha, beta);
+  if (!__syncthreads_or(is_long)) return;  // the regular case: no row of this block is long
+  const std::int64_t first_row = blockIdx.x * std::int64_t(GROUPS);
+  for (int g = 0; g < GROUPS; ++g)
+    if (first_row + g < rows && long_group[g]) block_row(first_row + g, off, col, val, x, y, alpha, beta, partial);
 }
 
 template <class T, int LANES>
