@@ -275,7 +275,71 @@ void check_shape(const Shape& s, cudaStream_t stream) {
   }
 }
 
+template <class T>
+void expect_long_rows_equal(const g::LongRowsView& v, const f::LongRows<T>& want, const std::string& what) {
+  EXPECT_EQ(v.count, want.count()) << what;
+  EXPECT_EQ(v.huge, want.huge) << what;
+  EXPECT_EQ(download<std::int32_t>(v.row, want.row.size()), want.row) << what << " long rows";
+  EXPECT_EQ(download<std::int64_t>(v.offsets, want.offsets.size()), want.offsets) << what << " long offsets";
+  EXPECT_EQ(download<std::int32_t>(v.col, want.col.size()), want.col) << what << " long columns";
+  EXPECT_EQ(download<T>(v.val, want.val.size()), want.val) << what << " long values";
+}
+
+// JDS and the sliced formats sorted on the GPU: every array equal to the
+// host conversion's, at the format's own cut and at smaller ones (more long
+// rows, huge ones too), with sort windows that cut the rows unevenly.
+template <class T>
+void check_sorted_formats(const tessera::spmv_impl::matrices::HostMatrix<T>& host, const std::string& name,
+                          cudaStream_t stream) {
+  const auto a = host.view();
+  const DeviceMatrix<T> dev(host);
+  const tessera::spmv_impl::SpmvSpec spec{tessera::dtype_of<T>(), a.rows, a.cols, a.nnz};
+  const tessera::spmv_impl::CsrArrays d{dev.view().row_offsets, dev.view().col_indices, dev.view().values};
+  for (std::int64_t cut : {f::long_row_cut(a.rows, a.nnz), std::int64_t(3), std::int64_t(20)}) {
+    const std::string tag = name + " cut " + std::to_string(cut);
+    const auto jds = g::device_jds<T>(spec, d, cut, stream);
+    const auto want = f::to_jds(a, cut);
+    EXPECT_EQ(jds->view.rows, std::int64_t(want.perm.size())) << tag;
+    EXPECT_EQ(jds->view.max_length, std::int64_t(want.diag_offsets.size()) - 1) << tag;
+    EXPECT_EQ(download<std::int32_t>(jds->view.perm, want.perm.size()), want.perm) << tag << " jds perm";
+    EXPECT_EQ(download<std::int32_t>(jds->view.length, want.length.size()), want.length) << tag << " jds lengths";
+    EXPECT_EQ(download<std::int64_t>(jds->view.diag_offsets, want.diag_offsets.size()), want.diag_offsets)
+        << tag << " jds diagonals";
+    EXPECT_EQ(download<std::int32_t>(jds->view.col, want.col.size()), want.col) << tag << " jds columns";
+    EXPECT_EQ(download<T>(jds->view.val, want.val.size()), want.val) << tag << " jds values";
+    expect_long_rows_equal(jds->long_rows.view, want.long_rows, tag + " jds");
+    EXPECT_EQ(jds->footprint_bytes, want.bytes()) << tag;
+    for (const auto& [height, window] : {std::pair<std::int64_t, std::int64_t>{32, 1024}, {256, a.rows + 1}, {4, 7},
+                                         {32, 1}}) {
+      const std::string st = tag + " sliced " + std::to_string(height) + "/" + std::to_string(window);
+      const auto got = g::device_sliced<T>(spec, d, height, window, cut, stream);
+      const auto ws = f::to_sliced(a, height, window, cut);
+      EXPECT_EQ(got->view.rows, ws.rows) << st;
+      EXPECT_EQ(got->view.slices, ws.slices()) << st;
+      EXPECT_EQ(download<std::int32_t>(got->view.perm, ws.perm.size()), ws.perm) << st << " perm";
+      EXPECT_EQ(download<std::int64_t>(got->view.slice_offsets, ws.slice_offsets.size()), ws.slice_offsets)
+          << st << " slice offsets";
+      EXPECT_EQ(download<std::int32_t>(got->view.slice_width, ws.slice_width.size()), ws.slice_width)
+          << st << " slice widths";
+      EXPECT_EQ(download<std::int32_t>(got->view.col, ws.col.size()), ws.col) << st << " columns";
+      EXPECT_EQ(download<T>(got->view.val, ws.val.size()), ws.val) << st << " values";
+      expect_long_rows_equal(got->long_rows.view, ws.long_rows, st);
+      EXPECT_EQ(got->footprint_bytes, ws.bytes()) << st;
+    }
+  }
+}
+
 }  // namespace conversions
+
+TEST_F(SpmvGpuApi, GpuSortedConversionsMatchTheHostOnes) {
+  for (const Shape& s : shapes()) {
+    conversions::check_sorted_formats<float>(build<float>(s, 52), s.name, stream());
+    conversions::check_sorted_formats<double>(build<double>(s, 53), s.name, stream());
+  }
+  conversions::check_sorted_formats<float>(long_rows_matrix<float>(54), "few rows of 1e5", stream());
+  conversions::check_sorted_formats<float>(tessera::spmv_impl::matrices::stencil_27<float>(20, 55), "stencil27 20^3",
+                                           stream());
+}
 
 TEST_F(SpmvGpuApi, GpuConversionsMatchTheHostOnes) {
   for (const Shape& s : shapes()) {

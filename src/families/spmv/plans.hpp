@@ -133,6 +133,13 @@ struct HybPlan : SpmvPlan {
 struct LongRowsPart {
   DeviceBytes row, offsets, col, val;
   LongRowsView view{};
+  std::size_t footprint = 0;  // set by the GPU conversion (formats::LongRows::bytes() on the host)
+  LongRowsPart() = default;
+  // Arrays already on the device (convert_sorted.cu).
+  LongRowsPart(DeviceBytes r, DeviceBytes o, DeviceBytes c, DeviceBytes v, std::int64_t count, std::int64_t huge)
+      : row(std::move(r)), offsets(std::move(o)), col(std::move(c)), val(std::move(v)) {
+    view = {count, huge, as<std::int32_t>(row), as<std::int64_t>(offsets), as<std::int32_t>(col), val.data()};
+  }
   template <class T>
   explicit LongRowsPart(const formats::LongRows<T>& l)
       : row(upload(l.row, "long rows")),
@@ -158,6 +165,14 @@ struct JdsPlan : SpmvPlan {
     view = {std::int64_t(j.perm.size()), std::int64_t(j.diag_offsets.size()) - 1, as<std::int32_t>(perm),
             as<std::int32_t>(length), as<std::int64_t>(diag), as<std::int32_t>(col), val.data()};
   }
+  // Arrays already on the device (convert_sorted.cu): `rows` kept rows.
+  JdsPlan(DeviceBytes p, DeviceBytes l, DeviceBytes d, DeviceBytes c, DeviceBytes v, LongRowsPart&& lr,
+          std::int64_t rows, std::int64_t max_length)
+      : perm(std::move(p)), length(std::move(l)), diag(std::move(d)), col(std::move(c)), val(std::move(v)),
+        long_rows(std::move(lr)) {
+    view = {rows, max_length, as<std::int32_t>(perm), as<std::int32_t>(length), as<std::int64_t>(diag),
+            as<std::int32_t>(col), val.data()};
+  }
 };
 
 struct SlicedPlan : SpmvPlan {
@@ -174,6 +189,14 @@ struct SlicedPlan : SpmvPlan {
         long_rows(s.long_rows) {
     view = {s.rows, s.height, s.slices(), as<std::int32_t>(perm), as<std::int64_t>(offsets),
             as<std::int32_t>(width), as<std::int32_t>(col), val.data()};
+  }
+  // Arrays already on the device (convert_sorted.cu): `rows` kept rows.
+  SlicedPlan(DeviceBytes p, DeviceBytes o, DeviceBytes w, DeviceBytes c, DeviceBytes v, LongRowsPart&& lr,
+             std::int64_t rows, std::int64_t height, std::int64_t slices)
+      : perm(std::move(p)), offsets(std::move(o)), width(std::move(w)), col(std::move(c)), val(std::move(v)),
+        long_rows(std::move(lr)) {
+    view = {rows, height, slices, as<std::int32_t>(perm), as<std::int64_t>(offsets), as<std::int32_t>(width),
+            as<std::int32_t>(col), val.data()};
   }
 };
 
