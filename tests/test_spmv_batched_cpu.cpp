@@ -124,3 +124,43 @@ TEST(SpmvBatchedCpu, ArgumentErrorsNameTheArgument) {
 }
 
 }  // namespace
+
+namespace {
+
+using namespace tessera_test::batched;
+
+// The same-pattern batch (the strided-batch baseline's problem): every
+// matrix has the first one's shape, offsets and columns, and values of its
+// own; uniform_shapes sees it, and a mixed batch is not uniform.
+TEST(SpmvBatchedCpu, SamePatternBatchSharesOnePattern) {
+  const HostBatch<float> h = random_batch<float>(
+      {.count = 12, .min_rows = 20, .max_rows = 90, .min_len = 1, .max_len = 30, .same_pattern = true}, 5);
+  const std::int64_t rows = h.rows(0), nnz = h.nnz_starts[1];
+  ASSERT_GT(nnz, 0);
+  int values_differ = 0;
+  for (std::int64_t b = 1; b < h.count(); ++b) {
+    ASSERT_EQ(h.rows(b), rows);
+    ASSERT_EQ(h.nnz_starts[b + 1] - h.nnz_starts[b], nnz);
+    for (std::int64_t r = 0; r <= rows; ++r)
+      ASSERT_EQ(h.offsets[std::size_t(h.row_starts[b] + b + r)], h.offsets[std::size_t(r)]) << b;
+    for (std::int64_t k = 0; k < nnz; ++k) {
+      ASSERT_EQ(h.col[std::size_t(h.nnz_starts[b] + k)], h.col[std::size_t(k)]) << b;
+      values_differ += h.val[std::size_t(h.nnz_starts[b] + k)] != h.val[std::size_t(k)];
+    }
+  }
+  EXPECT_GT(values_differ, nnz);  // own values, not copies
+  namespace sb = tessera::spmv_impl::batched;
+  EXPECT_TRUE(sb::uniform_shapes(h.row_starts.data(), h.col_starts.data(), h.nnz_starts.data(), h.count()));
+  const HostBatch<float> mixed =
+      random_batch<float>({.count = 12, .min_rows = 20, .max_rows = 90, .min_len = 1, .max_len = 30}, 5);
+  EXPECT_FALSE(sb::uniform_shapes(mixed.row_starts.data(), mixed.col_starts.data(), mixed.nnz_starts.data(),
+                                  mixed.count()));
+  // The CPU reference on it matches spmv matrix by matrix.
+  const auto x = random_vector<float>(h.col_starts.back(), 6);
+  const auto y0 = random_vector<float>(h.row_starts.back(), 7);
+  std::vector<float> y = y0;
+  tessera::spmv_batched(h.view(), x.data(), y.data(), {.alpha = -1.5, .beta = 0.5, .variant = "cpu_reference"});
+  expect_close(h, x, y0, -1.5, 0.5, per_matrix(h, x, y0, -1.5, 0.5), y);
+}
+
+}  // namespace

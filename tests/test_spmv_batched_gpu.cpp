@@ -91,7 +91,52 @@ TEST_P(SpmvBatchedGpu, MatchesPerMatrixDouble) {
 INSTANTIATE_TEST_SUITE_P(SpmvBatched, SpmvBatchedGpu, ::testing::Values("batched_nnz_split", "cusparse_loop"),
                          [](const auto& info) { return std::string(info.param); });
 
-class SpmvBatchedGpuApi : public tessera_test::GpuFixture<::testing::Test> {};
+class SpmvBatchedGpuApi : public tessera_test::GpuFixture<::testing::Test> {
+ protected:
+  template <class T>
+  void check_same_pattern(const BatchShape& shape, std::uint64_t seed, double alpha, double beta) {
+    const HostBatch<T> h = random_batch<T>(shape, seed);
+    const auto x = random_vector<T>(h.col_starts.back(), seed ^ 1);
+    const auto y0 = random_vector<T>(h.row_starts.back(), seed ^ 2);
+    const auto want = per_matrix(h, x, y0, alpha, beta);
+    for (const char* variant : {"cusparse_strided", "batched_nnz_split"}) {
+      const DeviceBatch<T> d(h);
+      auto dx = to_device(x);
+      auto dy = to_device(y0);
+      tessera_test::device_sync();
+      tessera::spmv_batched(d.view(), dx.data(), dy.data(),
+                            {.alpha = alpha, .beta = beta, .variant = variant, .stream = stream()});
+      TESSERA_CUDA(cudaStreamSynchronize(stream()));
+      std::vector<T> got(y0.size());
+      dy.download(got.data(), got.size());
+      SCOPED_TRACE(variant);
+      expect_close(h, x, y0, alpha, beta, want, got);
+    }
+  }
+};
+
+// cuSPARSE's strided batch (the second vendor baseline) on same-pattern
+// batches, float and double, against tessera::spmv matrix by matrix; a batch
+// of mixed shapes is refused with the first matrix that differs.
+TEST_F(SpmvBatchedGpuApi, StridedBaselineOnSamePatternBatches) {
+  check_same_pattern<float>({.count = 40, .min_rows = 300, .max_rows = 300, .min_len = 1, .max_len = 40,
+                             .same_pattern = true}, 31, 1, 0);
+  check_same_pattern<double>({.count = 25, .min_rows = 1, .max_rows = 200, .min_len = 0, .max_len = 20,
+                              .same_pattern = true}, 32, -1.5, 0.5);
+  check_same_pattern<float>({.count = 1, .min_rows = 7, .max_rows = 7, .min_len = 1, .max_len = 3,
+                             .same_pattern = true}, 33, 2, 1);
+  const HostBatch<float> mixed = random_batch<float>({.count = 5, .min_rows = 10, .max_rows = 50, .min_len = 1,
+                                                      .max_len = 5}, 34);
+  const DeviceBatch<float> d(mixed);
+  auto dx = to_device(random_vector<float>(mixed.col_starts.back(), 35));
+  auto dy = to_device(random_vector<float>(mixed.row_starts.back(), 36));
+  try {
+    tessera::spmv_batched(d.view(), dx.data(), dy.data(), {.variant = "cusparse_strided", .stream = stream()});
+    ADD_FAILURE() << "a batch of mixed shapes ran through cuSPARSE's strided batch";
+  } catch (const tessera::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("matrix "), std::string::npos) << e.what();
+  }
+}
 
 TEST_F(SpmvBatchedGpuApi, NnzSplitIsDeterministicAndTakesAWorkspace) {
   const HostBatch<float> h = random_batch<float>(

@@ -332,6 +332,128 @@ void run_cusparse_loop(const BatchCall& c) {
   }
 }
 
+// ---- spmv_batched's second vendor baseline, cusparse_strided: cuSPARSE's
+// own batch, for batches whose matrices share one shape (the same rows,
+// columns and entries: a same-pattern batch). One CSR descriptor over the
+// first matrix with cusparseCsrSetStridedBatch (offsets every rows + 1,
+// columns and values every nnz: the batch layout's strides when the shapes
+// agree), x and y as one-column dense matrices with cusparseDnMatSetStridedBatch
+// (cuSPARSE 12 has no strided dense vector, so the batched product is
+// cusparseSpMM with n = 1), one call. Prepared outside timing; a batch of
+// unequal shapes is refused with the first matrix that differs.
+struct DenseDescr {
+  cusparseDnMatDescr_t handle = nullptr;
+  DenseDescr(std::int64_t rows, void* data, cudaDataType vt, std::int64_t count, const char* what) {
+    cusparseDnMatDescr_t made = nullptr;
+    check_cusparse(cusparseCreateDnMat(&made, rows, 1, std::max<std::int64_t>(rows, 1), data, vt, CUSPARSE_ORDER_COL),
+                   what, __FILE__, __LINE__);
+    handle = made;
+    check_cusparse(cusparseDnMatSetStridedBatch(handle, int(count), rows), what, __FILE__, __LINE__);
+  }
+  DenseDescr(const DenseDescr&) = delete;
+  DenseDescr& operator=(const DenseDescr&) = delete;
+  ~DenseDescr() {
+    if (handle != nullptr) (void)cusparseDestroyDnMat(handle);
+  }
+};
+
+struct StridedPlan : BatchPlan {
+  HandleSlot* slot = nullptr;
+  DeviceBytes offsets32, buffer;
+  MatrixDescr matrix;
+  std::unique_ptr<DenseDescr> x, y;
+  std::int64_t rows = 0;  // each matrix's
+  bool product = false;   // false: no entries (y = beta * y)
+};
+
+std::unique_ptr<BatchPlan> prepare_cusparse_strided(const BatchSpec& s, const BatchArrays& host,
+                                                    const BatchArrays& device, stream_t stream_arg) {
+  const auto stream = static_cast<cudaStream_t>(stream_arg);
+  const std::vector<std::int64_t> rs = host_copy(host.row_starts, device.row_starts, s.count + 1);
+  const std::vector<std::int64_t> cs = host_copy(host.col_starts, device.col_starts, s.count + 1);
+  const std::vector<std::int64_t> ns = host_copy(host.nnz_starts, device.nnz_starts, s.count + 1);
+  for (std::int64_t b = 1; b < s.count; ++b)
+    if (rs[b + 1] - rs[b] != rs[1] || cs[b + 1] - cs[b] != cs[1] || ns[b + 1] - ns[b] != ns[1])
+      throw Error("spmv_batched/cusparse_strided: matrix " + std::to_string(b) + " is " +
+                  std::to_string(rs[b + 1] - rs[b]) + " x " + std::to_string(cs[b + 1] - cs[b]) + " with " +
+                  std::to_string(ns[b + 1] - ns[b]) + " entries, matrix 0 " + std::to_string(rs[1]) + " x " +
+                  std::to_string(cs[1]) + " with " + std::to_string(ns[1]) +
+                  ": cuSPARSE's strided batch needs one shape for the whole batch (batched_nnz_split does not)");
+  auto plan = std::make_unique<StridedPlan>();
+  plan->slot = &slot_of_current_device();
+  std::lock_guard<std::mutex> lock(plan->slot->mutex);
+  if (plan->slot->handle == nullptr) TESSERA_CUSPARSE(cusparseCreate(&plan->slot->handle));
+  const std::int64_t rows = s.count > 0 ? rs[1] : 0, cols = s.count > 0 ? cs[1] : 0, nnz = s.count > 0 ? ns[1] : 0;
+  plan->rows = rows;
+  if (nnz >= (std::int64_t(1) << 31) || s.rows + s.count >= (std::int64_t(1) << 31))
+    throw Error("spmv_batched/cusparse_strided: the batch's 32-bit offsets need fewer than 2^31 of them");
+  if (rows > 0 && cols > 0 && nnz > rows * cols)
+    throw Error("spmv_batched/cusparse_strided: " + std::to_string(nnz) + " entries in " + std::to_string(rows) +
+                " x " + std::to_string(cols) + " cells: duplicate (row, col) entries, which cuSPARSE refuses");
+  plan->product = s.count > 0 && rows > 0 && cols > 0 && nnz > 0;
+  char note[160];
+  if (!plan->product) {
+    plan->note = "no entries: y = beta * y";
+    return plan;
+  }
+  const std::int64_t n_off = s.rows + s.count;
+  plan->offsets32 = DeviceBytes(std::size_t(n_off) * 4, "cusparse_strided 32-bit offsets");
+  auto* off32 = static_cast<std::int32_t*>(plan->offsets32.data());
+  detail::launch("spmv_narrow_offsets_kernel", narrow_kernel<std::int64_t, std::int32_t>,
+                 dim3(gpu::blocks_for(n_off, gpu::BLOCK_THREADS)), dim3(gpu::BLOCK_THREADS), 0, stream,
+                 std::size_t(n_off), device.row_offsets, n_off, off32);
+  TESSERA_CUDA(cudaStreamSynchronize(stream));
+  const cudaDataType vt = value_type(s.dtype);
+  cusparseSpMatDescr_t made = nullptr;
+  TESSERA_CUSPARSE(cusparseCreateCsr(&made, rows, cols, nnz, off32, const_cast<std::int32_t*>(device.col_indices),
+                                     const_cast<void*>(device.values), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                     CUSPARSE_INDEX_BASE_ZERO, vt));
+  plan->matrix.handle = made;
+  TESSERA_CUSPARSE(cusparseCsrSetStridedBatch(plan->matrix.handle, int(s.count), rows + 1, nnz));
+  void* placeholder = plan->offsets32.data();
+  plan->x = std::make_unique<DenseDescr>(cols, placeholder, vt, s.count, "cusparseCreateDnMat(x batch)");
+  plan->y = std::make_unique<DenseDescr>(rows, placeholder, vt, s.count, "cusparseCreateDnMat(y batch)");
+  const double one_d = 1.0;
+  const float one_f = 1.0f;
+  const void* one = s.dtype == Dtype::f64 ? static_cast<const void*>(&one_d) : static_cast<const void*>(&one_f);
+  TESSERA_CUSPARSE(cusparseSetStream(plan->slot->handle, stream));
+  std::size_t bytes = 0;
+  TESSERA_CUSPARSE(cusparseSpMM_bufferSize(plan->slot->handle, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                           CUSPARSE_OPERATION_NON_TRANSPOSE, one, plan->matrix.handle, plan->x->handle,
+                                           one, plan->y->handle, vt, CUSPARSE_SPMM_CSR_ALG1, &bytes));
+  plan->buffer = DeviceBytes(std::max<std::size_t>(bytes, 16), "cusparse_strided SpMM buffer");
+  std::snprintf(note, sizeof note, "one strided descriptor for %lld matrices of %lld x %lld (%lld entries), buffer %zu B",
+                static_cast<long long>(s.count), static_cast<long long>(rows), static_cast<long long>(cols),
+                static_cast<long long>(nnz), bytes);
+  plan->note = note;
+  return plan;
+}
+
+void run_cusparse_strided(const BatchCall& c) {
+  const auto* plan = dynamic_cast<const StridedPlan*>(c.plan);
+  require(plan != nullptr, "spmv_batched/cusparse_strided: run without its prepared descriptors");
+  const BatchSpec& s = c.spec;
+  const auto stream = static_cast<cudaStream_t>(c.stream);
+  if (!plan->product) {
+    if (s.rows > 0)
+      gpu::dispatch_value(s.dtype, "cusparse_strided",
+                          [&]<class T>() { gpu::scale_rows<T>(nullptr, s.rows, static_cast<T*>(c.y), T(c.beta), stream); });
+    return;
+  }
+  const double alpha_d = c.alpha, beta_d = c.beta;
+  const float alpha_f = float(c.alpha), beta_f = float(c.beta);
+  const bool dbl = s.dtype == Dtype::f64;
+  std::lock_guard<std::mutex> lock(plan->slot->mutex);
+  cusparseHandle_t h = plan->slot->handle;
+  TESSERA_CUSPARSE(cusparseSetStream(h, stream));
+  TESSERA_CUSPARSE(cusparseDnMatSetValues(plan->x->handle, const_cast<void*>(c.x)));
+  TESSERA_CUSPARSE(cusparseDnMatSetValues(plan->y->handle, c.y));
+  TESSERA_CUSPARSE(cusparseSpMM(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                dbl ? static_cast<const void*>(&alpha_d) : &alpha_f, plan->matrix.handle,
+                                plan->x->handle, dbl ? static_cast<const void*>(&beta_d) : &beta_f, plan->y->handle,
+                                value_type(s.dtype), CUSPARSE_SPMM_CSR_ALG1, plan->buffer.data()));
+}
+
 }  // namespace batched
 
 }  // namespace tessera::spmv_impl

@@ -88,6 +88,18 @@ TESSERA_HD std::int64_t matrix_of(const std::int64_t* nnz_starts, std::int64_t l
   return lo;
 }
 
+// Whether every matrix has the same rows, columns and entries (host
+// starts): what cuSPARSE's strided batch (cusparse_strided) needs, one
+// descriptor with a fixed stride between the matrices' arrays.
+inline bool uniform_shapes(const std::int64_t* row_starts, const std::int64_t* col_starts,
+                           const std::int64_t* nnz_starts, std::int64_t count) {
+  for (std::int64_t b = 1; b < count; ++b)
+    if (row_starts[b + 1] - row_starts[b] != row_starts[1] || col_starts[b + 1] - col_starts[b] != col_starts[1] ||
+        nnz_starts[b + 1] - nnz_starts[b] != nnz_starts[1])
+      return false;
+  return true;
+}
+
 inline std::size_t value_bytes(Dtype t) { return t == Dtype::f64 ? 8 : 4; }
 
 }  // namespace tessera::spmv_impl::batched

@@ -18,6 +18,9 @@ void run_batched_nnz_split(const BatchCall& c);
 std::unique_ptr<BatchPlan> prepare_cusparse_loop(const BatchSpec& s, const BatchArrays& host,
                                                  const BatchArrays& device, stream_t stream);
 void run_cusparse_loop(const BatchCall& c);
+std::unique_ptr<BatchPlan> prepare_cusparse_strided(const BatchSpec& s, const BatchArrays& host,
+                                                    const BatchArrays& device, stream_t stream);
+void run_cusparse_strided(const BatchCall& c);
 #endif
 
 namespace {
@@ -64,6 +67,7 @@ static const ladder::Ladder<BatchVariant>& batch_ladder() {
 #if TESSERA_HAVE_CUDA
       {{"spmv_batched", "batched_nnz_split", 8, CUDA, PRODUCT, "csr_nnz_split over the whole batch in one launch: offsets made global, tiles of 1024 nonzeros crossing matrix boundaries, each nonzero's x found from its matrix (binary search only in tiles that cross); deterministic", true}, ws_batched_nnz_split, nullptr, run_batched_nnz_split},
       {{"spmv_batched", "cusparse_loop", 9, CUDA, VENDOR, "one cusparseSpMV (CSR, ALG_DEFAULT) per matrix, descriptors and one shared buffer prepared outside timing (vendor baseline)", false}, no_workspace, prepare_cusparse_loop, run_cusparse_loop},
+      {{"spmv_batched", "cusparse_strided", 9, CUDA, VENDOR, "cuSPARSE's strided batch: one CSR descriptor with cusparseCsrSetStridedBatch, x and y as strided one-column dense matrices, one cusparseSpMM (cuSPARSE has no strided dense vector for SpMV); matrices of one shape only (vendor baseline for same-pattern batches)", false}, no_workspace, prepare_cusparse_strided, run_cusparse_strided},
 #endif
   };
   static const ladder::Ladder<BatchVariant> batches{std::span<const BatchVariant>(table)};

@@ -46,7 +46,7 @@ struct BatchCase {
   Dtype dtype;
   BatchShape shape;
   double alpha = 1, beta = 0;
-  const char* what;  // "mixed", "edges", "tiny"
+  const char* what;  // "mixed", "edges", "tiny", "same-pattern"
 };
 
 std::string case_label(const BatchCase& c) {
@@ -119,7 +119,18 @@ class BatchProblem final : public Problem {
                          double(spec_.rows) * vb * (case_.beta != 0 ? 2 : 1);
     return {bytes, 2.0 * double(spec_.nnz), Bound::memory};
   }
-  bool supports(const VariantInfo& v) const override { return v.backend == Backend::cpu || gpu_; }
+  bool supports(const VariantInfo& v) const override {
+    if (v.name == std::string_view("cusparse_strided") && !uniform()) return false;
+    return v.backend == Backend::cpu || gpu_;
+  }
+  std::string why_unsupported(const VariantInfo& v) const override {
+    if (v.name == std::string_view("cusparse_strided") && !uniform())
+      return "cusparse_strided: cuSPARSE's strided batch needs one shape for every matrix; this batch mixes shapes";
+    return Problem::why_unsupported(v);
+  }
+  bool uniform() const {
+    return b::uniform_shapes(h_.row_starts.data(), h_.col_starts.data(), h_.nnz_starts.data(), spec_.count);
+  }
   std::string api_pick(bool gpu) const override { return gpu ? "batched_nnz_split" : "cpu_reference"; }
   std::unique_ptr<Instance> bind(const VariantInfo& v) override {
     return std::make_unique<BatchInstance<T>>(*this, b::variant_named(v.name, "spmv_batched"));
@@ -263,6 +274,12 @@ std::vector<Dtype> types_of(const RunOptions& o) {
 BatchShape bench_shape(std::int64_t count) {
   return {.count = count, .min_rows = 100, .max_rows = 2000, .min_len = 1, .max_len = 40, .banded = 0.25};
 }
+// The same-pattern batch (cuSPARSE's strided batch can run it): `count`
+// copies of one 1,000-row pattern of 1-40 random entries a row (about 20.5),
+// each with its own values: ~205M nonzeros at 10,000, as the mixed batch.
+BatchShape same_pattern_shape(std::int64_t count) {
+  return {.count = count, .min_rows = 1000, .max_rows = 1000, .min_len = 1, .max_len = 40, .same_pattern = true};
+}
 
 class BatchedSpmvPattern final : public Pattern {
  public:
@@ -283,6 +300,7 @@ class BatchedSpmvPattern final : public Pattern {
       cases.push_back({t, {.count = 60, .min_rows = 1, .max_rows = 300, .min_len = 0, .max_len = 40, .banded = 0.3,
                            .edges = true}, -1.5, 0.5, "edges"});
       cases.push_back({t, bench_shape(20), 1, 0, "mixed"});
+      cases.push_back({t, same_pattern_shape(30), -1.5, 0.5, "same-pattern"});
       if (o.quick) continue;
       cases.push_back({t, {.count = 5000, .min_rows = 1, .max_rows = 3, .min_len = 1, .max_len = 3}, 1, 0, "tiny"});
       cases.push_back({t, bench_shape(1000), 2, 1, "mixed"});
@@ -298,7 +316,10 @@ class BatchedSpmvPattern final : public Pattern {
       out.push_back(factory({Dtype::f32, bench_shape(count), 1, 0, "mixed"}, o.seed, o.gpu));
       return out;
     }
-    for (Dtype t : types_of(o)) out.push_back(factory({t, bench_shape(count), 1, 0, "mixed"}, o.seed, o.gpu));
+    for (Dtype t : types_of(o)) {
+      out.push_back(factory({t, bench_shape(count), 1, 0, "mixed"}, o.seed, o.gpu));
+      out.push_back(factory({t, same_pattern_shape(count), 1, 0, "same-pattern"}, o.seed, o.gpu));
+    }
     return out;
   }
 };

@@ -23,6 +23,7 @@ struct BatchShape {
   std::int64_t min_len = 1, max_len = 1;
   double banded = 0;
   bool edges = false;
+  bool same_pattern = false;  // every matrix the first one's pattern, its own values
 };
 
 template <class T>
@@ -77,6 +78,19 @@ void add_matrix(HostBatch<T>& h, std::int64_t rows, std::int64_t cols, bool band
   h.nnz_starts.push_back(h.nnz_starts.back() + nnz);
 }
 
+// Appends a matrix with the first matrix's shape and pattern (offsets and
+// columns) and values of its own.
+template <class T>
+void copy_pattern(HostBatch<T>& h, Words& w) {
+  const std::int64_t rows = h.rows(0), cols = h.col_starts[1], nnz = h.nnz_starts[1];
+  h.offsets.insert(h.offsets.end(), h.offsets.begin(), h.offsets.begin() + rows + 1);
+  h.col.insert(h.col.end(), h.col.begin(), h.col.begin() + nnz);
+  for (std::int64_t k = 0; k < nnz; ++k) h.val.push_back(T(w.unit() * 2 - 1));
+  h.row_starts.push_back(h.row_starts.back() + rows);
+  h.col_starts.push_back(h.col_starts.back() + cols);
+  h.nnz_starts.push_back(h.nnz_starts.back() + nnz);
+}
+
 template <class T>
 HostBatch<T> random_batch(const BatchShape& s, std::uint64_t seed) {
   HostBatch<T> h;
@@ -86,6 +100,10 @@ HostBatch<T> random_batch(const BatchShape& s, std::uint64_t seed) {
     if (s.edges && b < 5) {
       const auto* e = EDGE_SHAPES[b];
       add_matrix(h, e[0], e[1], false, b == 4 ? 0 : 1, b == 4 ? 0 : 1, w);
+      continue;
+    }
+    if (s.same_pattern && b > 0) {
+      copy_pattern(h, w);
       continue;
     }
     const std::int64_t rows = w.in(s.min_rows, s.max_rows);
