@@ -6,6 +6,7 @@
 //   tessera::spmv(a, d_x, d_y, {.alpha = 2, .beta = 1});             // y = 2 A x + y
 //   tessera::spmv(a, d_x, d_y, {.variant = "csr_vector"});           // any ladder rung by name
 //   tessera::spmv(a, d_x, d_y, {.validate_structure = true});        // check offsets and columns first
+//   auto plan = tessera::spmv_plan(a);  tessera::spmv(plan, d_x, d_y);   // convert once, multiply many times
 //
 // Types: float and double values; 32-bit column indices; 64-bit row offsets
 // (rows + 1 of them, row_offsets[0] == 0, non-decreasing, row_offsets[rows]
@@ -19,10 +20,9 @@
 // GPU variants (every variant without the cpu_ prefix) take device or managed
 // pointers; the cpu_ variants, reachable by name, take host pointers. The
 // CSR variants (the default among them) run on the arrays as given. The
-// format variants convert the matrix first, every call, and synchronise:
-// coo_*, ell and hyb on the GPU, jds, jds_ell_sections and sell_c_sigma on
-// the host (the arrays copied down, converted, copied up). They are there
-// to be compared; docs/spmv.md says what each conversion costs.
+// format variants convert the matrix first (on the GPU) and synchronise:
+// through spmv(a, ...) on every call, through a plan (SpmvPlan, below) once.
+// docs/spmv.md says what each conversion and each plan costs.
 //
 // Errors throw tessera::Error before anything is written to y:
 //   always (O(1), no pass over the data): negative sizes, cols past 2^31,
