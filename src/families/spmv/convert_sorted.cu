@@ -41,6 +41,7 @@ __global__ void sort_keys_kernel(const std::int64_t* __restrict__ off, std::int6
   const std::int64_t r = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
   if (r >= rows) return;
   const std::int64_t len = off[r + 1] - off[r];
+  // (the key holds lengths below 2^32: with formats::NO_CUT every row fits)
   keys[r] = len > cut ? ALL_ONES
                       : (static_cast<unsigned long long>(r / window) << 32) | (0xFFFFFFFFull - static_cast<unsigned long long>(len));
   ids[r] = std::int32_t(r);
@@ -150,8 +151,8 @@ void sort_pairs(const unsigned long long* keys_in, unsigned long long* keys_out,
 // Rows past `cut` and past HUGE_ROW, from the histogram.
 std::int64_t rows_longer_than(const formats::RowStats& h, std::int64_t length) {
   std::int64_t n = 0;
-  for (std::size_t len = std::size_t(std::max<std::int64_t>(length + 1, 0)); len < h.histogram.size(); ++len)
-    n += h.histogram[len];
+  if (length >= std::int64_t(h.histogram.size())) return 0;  // formats::NO_CUT included
+  for (std::size_t len = std::size_t(length) + 1; len < h.histogram.size(); ++len) n += h.histogram[len];
   return n;
 }
 
@@ -166,6 +167,7 @@ template <class T>
 SortedRows sort_rows(const SpmvSpec& s, const CsrArrays& d, const formats::RowStats& h, std::int64_t window,
                      std::int64_t cut, cudaStream_t stream) {
   SortedRows out;
+  require(cut >= 0, "spmv: the long-row cut is negative: " + std::to_string(cut));
   const std::int64_t rows = s.rows, long_count = rows_longer_than(h, cut);
   out.kept = rows - long_count;
   DeviceBytes keys(std::size_t(rows) * 8, "spmv row sort keys"), keys_sorted(std::size_t(rows) * 8, "spmv sorted keys");
