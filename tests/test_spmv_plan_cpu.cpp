@@ -75,7 +75,8 @@ TEST(SpmvPlanPolicy, ClassifiesTheBenchShapes) {
   // One long row spoils regularity even with a small cv.
   tessera::SpmvRowStats one_long{100000, 2700000, 2000, 0, 27.0, 0.2};
   EXPECT_FALSE(sp::plan_regular_rows(one_long));
-  for (const auto& s : {lap, st27, power}) EXPECT_EQ(tessera::spmv_plan_variant(tessera::Dtype::f32, s.rows, s, false), "cpu_openmp");
+  for (const auto& s : {lap, st27, power})
+    EXPECT_EQ(tessera::spmv_plan_variant(tessera::Dtype::f32, s.rows, s, false), "cpu_openmp");
 #if TESSERA_HAVE_CUDA
   EXPECT_EQ(tessera::spmv_plan_variant(tessera::Dtype::f32, lap.rows, lap, true), "csr_scalar_guarded");
   EXPECT_EQ(tessera::spmv_plan_variant(tessera::Dtype::f32, st27.rows, st27, true), "jds");

@@ -67,7 +67,8 @@ __device__ void block_row(std::int64_t row, const std::int64_t* __restrict__ off
   T sum = 0;
   const std::int64_t end = off[row + 1];
 #pragma unroll 4
-  for (std::int64_t k = off[row] + threadIdx.x; k < end; k += gpu::BLOCK_THREADS) sum += val[k] * gpu::load_x(x, col[k]);
+  for (std::int64_t k = off[row] + threadIdx.x; k < end; k += gpu::BLOCK_THREADS)
+    sum += val[k] * gpu::load_x(x, col[k]);
   sum = warp_total(sum);
   if (lane == 0) partial[warp] = sum;
   __syncthreads();

@@ -422,7 +422,8 @@ std::unique_ptr<BatchPlan> prepare_cusparse_strided(const BatchSpec& s, const Ba
                                            CUSPARSE_OPERATION_NON_TRANSPOSE, one, plan->matrix.handle, plan->x->handle,
                                            one, plan->y->handle, vt, CUSPARSE_SPMM_CSR_ALG1, &bytes));
   plan->buffer = DeviceBytes(std::max<std::size_t>(bytes, 16), "cusparse_strided SpMM buffer");
-  std::snprintf(note, sizeof note, "one strided descriptor for %lld matrices of %lld x %lld (%lld entries), buffer %zu B",
+  std::snprintf(note, sizeof note,
+                "one strided descriptor for %lld matrices of %lld x %lld (%lld entries), buffer %zu B",
                 static_cast<long long>(s.count), static_cast<long long>(rows), static_cast<long long>(cols),
                 static_cast<long long>(nnz), bytes);
   plan->note = note;
@@ -436,8 +437,9 @@ void run_cusparse_strided(const BatchCall& c) {
   const auto stream = static_cast<cudaStream_t>(c.stream);
   if (!plan->product) {
     if (s.rows > 0)
-      gpu::dispatch_value(s.dtype, "cusparse_strided",
-                          [&]<class T>() { gpu::scale_rows<T>(nullptr, s.rows, static_cast<T*>(c.y), T(c.beta), stream); });
+      gpu::dispatch_value(s.dtype, "cusparse_strided", [&]<class T>() {
+        gpu::scale_rows<T>(nullptr, s.rows, static_cast<T*>(c.y), T(c.beta), stream);
+      });
     return;
   }
   const double alpha_d = c.alpha, beta_d = c.beta;

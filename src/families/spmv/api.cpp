@@ -100,7 +100,9 @@ void plan_entry_build(PlanState& p, const SpmvOptions& o) {
   const bool on_gpu = named ? named->info.backend != Backend::cpu : api::gpu_present();
   const auto stream = static_cast<cudaStream_t>(o.stream);
   if (on_gpu) {
-    if (p.arrays.row_offsets) api::require_memory(Backend::cuda, p.arrays.row_offsets, "row_offsets", PLAN_NAME, "(statistics)");
+    // The statistics kernel reads the offsets before any variant is chosen.
+    if (p.arrays.row_offsets)
+      api::require_memory(Backend::cuda, p.arrays.row_offsets, "row_offsets", PLAN_NAME, "(the plan's statistics)");
     if (o.validate_structure) check_structure_device(s, p.arrays, o.stream);
     p.stats = row_length_stats(gpu::device_row_stats(s, p.arrays, o.stream), s.rows, s.nnz);
   } else {

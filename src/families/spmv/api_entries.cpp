@@ -35,7 +35,8 @@ std::size_t spmv_workspace_bytes(const Csr<T>& a, const SpmvOptions& options) {
 // ---- Plans (spmv_impl::PlanState: api_common.hpp; the build's
 // plan_entry_build / plan_entry_run).
 template <class T>
-SpmvPlan<T>::SpmvPlan(const Csr<T>& a, const SpmvOptions& options) : matrix_(a), state_(std::make_unique<spmv_impl::PlanState>()) {
+SpmvPlan<T>::SpmvPlan(const Csr<T>& a, const SpmvOptions& options)
+    : matrix_(a), state_(std::make_unique<spmv_impl::PlanState>()) {
   state_->spec = spec_of(a);
   state_->arrays = arrays_of(a);
   spmv_impl::plan_entry_build(*state_, options);

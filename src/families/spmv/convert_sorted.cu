@@ -42,8 +42,8 @@ __global__ void sort_keys_kernel(const std::int64_t* __restrict__ off, std::int6
   if (r >= rows) return;
   const std::int64_t len = off[r + 1] - off[r];
   // (the key holds lengths below 2^32: with formats::NO_CUT every row fits)
-  keys[r] = len > cut ? ALL_ONES
-                      : (static_cast<unsigned long long>(r / window) << 32) | (0xFFFFFFFFull - static_cast<unsigned long long>(len));
+  const auto window_id = static_cast<unsigned long long>(r / window);
+  keys[r] = len > cut ? ALL_ONES : (window_id << 32) | (0xFFFFFFFFull - static_cast<unsigned long long>(len));
   ids[r] = std::int32_t(r);
 }
 
@@ -187,7 +187,8 @@ SortedRows sort_rows(const SpmvSpec& s, const CsrArrays& d, const formats::RowSt
 
   // The long rows: longest first, ties in row order (a second stable sort of
   // the ids that came last, in row order), then their own CSR.
-  DeviceBytes row(std::size_t(long_count) * 4, "long rows"), offsets(std::size_t(long_count + 1) * 8, "long row offsets");
+  DeviceBytes row(std::size_t(long_count) * 4, "long rows");
+  DeviceBytes offsets(std::size_t(long_count + 1) * 8, "long row offsets");
   auto* lr = static_cast<std::int32_t*>(row.data());
   auto* lo = static_cast<std::int64_t*>(offsets.data());
   std::int64_t long_nnz = 0;
@@ -206,7 +207,8 @@ SortedRows sort_rows(const SpmvSpec& s, const CsrArrays& d, const formats::RowSt
     offsets = DeviceBytes(8, "long row offsets");
     offsets.fill_bytes(0, stream);
   }
-  DeviceBytes lcol(std::size_t(long_nnz) * 4, "long row columns"), lval(std::size_t(long_nnz) * sizeof(T), "long row values");
+  DeviceBytes lcol(std::size_t(long_nnz) * 4, "long row columns");
+  DeviceBytes lval(std::size_t(long_nnz) * sizeof(T), "long row values");
   if (long_count > 0)
     detail::launch("spmv_long_gather_kernel", long_gather_kernel<T>, dim3(unsigned(long_count)), dim3(BLOCK_THREADS),
                    0, stream, std::size_t(long_count) * BLOCK_THREADS, d.row_offsets, d.col_indices,
