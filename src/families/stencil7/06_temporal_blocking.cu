@@ -45,11 +45,16 @@ constexpr int ZCHUNK = 128;  // planes per block along z (+ 2 * STEPS re-read)
 template <class T>
 constexpr int max_steps() { return sizeof(T) == 4 ? 4 : 2; }
 
+// Blocks per SM the registers must allow: float fits 2 (64 registers, 32
+// warps, 2 x 64 KiB of shared memory); double would spill, so 1.
+template <class T>
+constexpr int MIN_BLOCKS = sizeof(T) == 4 ? 2 : 1;
+
 template <int STEPS>
 constexpr std::size_t smem_bytes(std::size_t elem) { return std::size_t(STEPS) * 2 * PX * PY * elem; }
 
 template <class T, int STEPS>
-__global__ __launch_bounds__(PX* TY) void stencil7_temporal(const T* __restrict__ in, T* __restrict__ out,
+__global__ __launch_bounds__(PX* TY, MIN_BLOCKS<T>) void stencil7_temporal(const T* __restrict__ in, T* __restrict__ out,
                                                            gpu::Dims d, T c0, T c1, int tiles_x) {
   constexpr int IX = PX - 2 * STEPS;
   constexpr int IY = PY - 2 * STEPS;
@@ -75,10 +80,11 @@ __global__ __launch_bounds__(PX* TY) void stencil7_temporal(const T* __restrict_
     writes[j] = x_out && ly[j] >= STEPS && ly[j] < PY - STEPS && gy >= 0 && gy < d.ny;
   }
   const std::size_t plane = d.plane();
-  // Offset of column j in plane 0 (only used where in_grid[j]).
-  std::size_t col[ROWS];
-#pragma unroll
-  for (int j = 0; j < ROWS; ++j) col[j] = in_grid[j] ? std::size_t(gy0 + ly[j]) * std::size_t(d.nx) + gx : 0;
+  // Offset of column j in plane 0: col0 + j * row_step (only used where
+  // in_grid[j]; signed, since the halo's first rows may lie before the grid).
+  const long long row_step = (long long)TY * d.nx;
+  const long long col0 = (long long)(gy0 + int(threadIdx.y)) * d.nx + gx;
+  const auto col = [&](int j) { return std::size_t(col0 + j * row_step); };
 
   const int z0 = int(blockIdx.y) * ZCHUNK;
   const int z1 = min(z0 + ZCHUNK, d.nz);
@@ -95,7 +101,7 @@ __global__ __launch_bounds__(PX* TY) void stencil7_temporal(const T* __restrict_
 
   T ahead[ROWS];  // input plane i, loaded one step early
 #pragma unroll
-  for (int j = 0; j < ROWS; ++j) ahead[j] = in_grid[j] ? in[std::size_t(zs) * plane + col[j]] : T(0);
+  for (int j = 0; j < ROWS; ++j) ahead[j] = in_grid[j] ? in[std::size_t(zs) * plane + col(j)] : T(0);
 
   for (int i = zs; i <= last; ++i) {
     // Level 0: input plane i; start loading plane i + 1.
@@ -106,7 +112,7 @@ __global__ __launch_bounds__(PX* TY) void stencil7_temporal(const T* __restrict_
       r[0][1][j] = r[0][2][j];
       r[0][2][j] = ahead[j];
       s0[ly[j] * PX + lx] = ahead[j];
-      ahead[j] = (in_grid[j] && i + 1 < d.nz) ? in[std::size_t(i + 1) * plane + col[j]] : T(0);
+      ahead[j] = (in_grid[j] && i + 1 < d.nz) ? in[std::size_t(i + 1) * plane + col(j)] : T(0);
     }
     // Levels 1..STEPS: plane p = i - l from level l - 1's planes p - 1, p, p + 1.
 #pragma unroll
@@ -129,7 +135,7 @@ __global__ __launch_bounds__(PX* TY) void stencil7_temporal(const T* __restrict_
           r[l][2][j] = v;
           slots[(std::size_t(l) * 2 + std::size_t(p & 1)) * PY * PX + ly[j] * PX + lx] = v;
         } else if (writes[j] && p >= z0 && p < z1) {
-          out[std::size_t(p) * plane + col[j]] = v;
+          out[std::size_t(p) * plane + col(j)] = v;
         }
       }
     }
