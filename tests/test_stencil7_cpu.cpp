@@ -45,7 +45,7 @@ TEST(Stencil7Table, LadderContract) {
     if (i > 0) {
       EXPECT_LE(all[i - 1].info.step, v.info.step);
     }
-    const stencil7_impl::Stencil7Spec s{Dtype::f32, 3, 3, 3, 2, 0.0, 1.0};
+    const stencil7_impl::Stencil7Spec s{Dtype::f32, 3, 3, 3, 5, 0.0, 1.0};  // 2 passes or more for every rung
     EXPECT_TRUE(v.supports(s)) << v.info.name;
     EXPECT_EQ(v.workspace_bytes(s), 27 * sizeof(float)) << v.info.name;
   }
@@ -53,6 +53,11 @@ TEST(Stencil7Table, LadderContract) {
 #if TESSERA_HAVE_CUDA
   for (const char* name : {"naive", "z_pencil", "register_tiling", "shared_tiling", "temporal_blocking"})
     EXPECT_NE(stencil7_impl::variants_ladder().find(name), nullptr) << name;
+  // Temporal blocking fuses 4 float (2 double) sweeps in one pass: no workspace.
+  const auto& tb = stencil7_impl::variants_ladder().at("temporal_blocking", "test");
+  EXPECT_EQ(tb.workspace_bytes({Dtype::f32, 9, 9, 9, 4, 0.0, 1.0}), 0u);
+  EXPECT_EQ(tb.workspace_bytes({Dtype::f64, 9, 9, 9, 2, 0.0, 1.0}), 0u);
+  EXPECT_EQ(tb.workspace_bytes({Dtype::f64, 9, 9, 9, 3, 0.0, 1.0}), 729 * sizeof(double));
   // Every policy rule names a variant of the ladder.
   for (const auto& r : stencil7_impl::policy::GPU_RULES)
     EXPECT_NE(stencil7_impl::variants_ladder().find(r.variant), nullptr) << r.variant;
