@@ -45,16 +45,18 @@ constexpr int ZCHUNK = 128;  // planes per block along z (+ 2 * STEPS re-read)
 template <class T>
 constexpr int max_steps() { return sizeof(T) == 4 ? 4 : 2; }
 
-// Blocks per SM the registers must allow: float fits 2 (64 registers, 32
-// warps, 2 x 64 KiB of shared memory); double would spill, so 1.
-template <class T>
-constexpr int MIN_BLOCKS = sizeof(T) == 4 ? 2 : 1;
+// Blocks per SM the registers must allow (64 registers a thread for 2): 32
+// warps to hide the loads' latency. Float fits (ptxas sm_90: S = 4 spills 4
+// bytes, S = 1, 2 nothing), double S = 1 too; double S = 2 would spill 24
+// bytes in the loop, so 1 (84 registers, 16 warps).
+template <class T, int STEPS>
+constexpr int MIN_BLOCKS = (sizeof(T) == 4 || STEPS == 1) ? 2 : 1;
 
 template <int STEPS>
 constexpr std::size_t smem_bytes(std::size_t elem) { return std::size_t(STEPS) * 2 * PX * PY * elem; }
 
 template <class T, int STEPS>
-__global__ __launch_bounds__(PX* TY, MIN_BLOCKS<T>) void stencil7_temporal(const T* __restrict__ in, T* __restrict__ out,
+__global__ __launch_bounds__(PX* TY, MIN_BLOCKS<T, STEPS>) void stencil7_temporal(const T* __restrict__ in, T* __restrict__ out,
                                                            gpu::Dims d, T c0, T c1, int tiles_x) {
   constexpr int IX = PX - 2 * STEPS;
   constexpr int IY = PY - 2 * STEPS;
