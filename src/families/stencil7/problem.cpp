@@ -17,6 +17,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -122,9 +123,14 @@ class Stencil7Problem final : public Problem {
              std::string(to_string(Distribution::uniform)), {spec.nx, spec.ny, spec.nz}};
     fill_random(input_.data(), spec.dtype, spec.cells(), seed, Distribution::uniform);
     std::vector<double> wide(spec.cells());
-    for (std::size_t i = 0; i < wide.size(); ++i) wide[i] = value(input_.data(), i);
-    scale_ = 0;
-    for (double v : wide) scale_ = std::max(scale_, std::abs(v));
+    double scale = 0;
+    const auto cells = static_cast<std::int64_t>(spec.cells());
+#pragma omp parallel for schedule(static) reduction(max : scale)
+    for (std::int64_t i = 0; i < cells; ++i) {
+      wide[std::size_t(i)] = value(input_.data(), std::size_t(i));
+      scale = std::max(scale, std::abs(wide[std::size_t(i)]));
+    }
+    scale_ = scale;
     reference_ = reference_of(wide, spec);
 #if TESSERA_HAVE_CUDA
     if (gpu_) {
@@ -159,36 +165,46 @@ class Stencil7Problem final : public Problem {
   const void* device_input() const { return dev_input_.data(); }
 #endif
 
+  // Every cell, planes in parallel; the failure reported is the first in
+  // memory order, whatever the thread count.
   CheckResult compare(const unsigned char* out) const {
     const Stencil7Spec& s = spec_;
     const double eps = s.dtype == Dtype::f32 ? 0x1p-24 : 0x1p-53;
     const double tol = eps * (8.0 + 8.0 * s.sweeps) * scale_;
-    CheckResult r;
-    r.ok = true;
-    r.note = "GFLOP/s = G cells/s (cells x sweeps / time); bytes = 2 x cells x sizeof(T) x sweeps, the untiled bound";
+    const std::size_t elem = size_of(s.dtype);
     double worst = 0;
-    for (std::size_t z = 0, i = 0; z < s.nz; ++z)
+    std::size_t first_bad = SIZE_MAX;
+    const auto nz = static_cast<std::int64_t>(s.nz);
+#pragma omp parallel for schedule(static) reduction(max : worst) reduction(min : first_bad)
+    for (std::int64_t z = 0; z < nz; ++z)
       for (std::size_t y = 0; y < s.ny; ++y)
-        for (std::size_t x = 0; x < s.nx; ++x, ++i) {
-          const double got = value(out, i);
-          const bool boundary = x == 0 || y == 0 || z == 0 || x == s.nx - 1 || y == s.ny - 1 || z == s.nz - 1;
-          const bool same_bits = std::memcmp(out + i * size_of(s.dtype), input_.data() + i * size_of(s.dtype),
-                                             size_of(s.dtype)) == 0;
-          const double err = std::abs(got - reference_[i]);
-          const bool bad = (boundary && s.sweeps > 0) ? !same_bits : !(err <= tol);
+        for (std::size_t x = 0; x < s.nx; ++x) {
+          const std::size_t i = (std::size_t(z) * s.ny + y) * s.nx + x;
+          const double err = std::abs(value(out, i) - reference_[i]);
           worst = std::max(worst, std::isnan(err) ? std::numeric_limits<double>::infinity() : err);
-          if (bad && r.ok) {
-            r.ok = false;
-            r.detail = fmt::format("cell ({}, {}, {}){}: got {} expected {} (tolerance {:.3g})", x, y, z,
-                                   boundary ? " (boundary: must keep its input bits)" : "", got,
-                                   boundary ? value(input_.data(), i) : reference_[i], tol);
-          }
+          const bool bad = (boundary(x, y, std::size_t(z)) && s.sweeps > 0)
+                               ? std::memcmp(out + i * elem, input_.data() + i * elem, elem) != 0
+                               : !(err <= tol);
+          if (bad) first_bad = std::min(first_bad, i);
         }
+    CheckResult r;
+    r.ok = first_bad == SIZE_MAX;
     r.max_rel_err = worst / scale_;
+    r.note = "GFLOP/s = G cells/s (cells x sweeps / time); bytes = 2 x cells x sizeof(T) x sweeps, the untiled bound";
+    if (!r.ok) {
+      const std::size_t i = first_bad, x = i % s.nx, y = i / s.nx % s.ny, z = i / (s.nx * s.ny);
+      const bool b = boundary(x, y, z);
+      r.detail = fmt::format("cell ({}, {}, {}){}: got {} expected {} (tolerance {:.3g})", x, y, z,
+                             b ? " (boundary: must keep its input bits)" : "", value(out, i),
+                             b ? value(input_.data(), i) : reference_[i], tol);
+    }
     return r;
   }
 
  private:
+  bool boundary(std::size_t x, std::size_t y, std::size_t z) const {
+    return x == 0 || y == 0 || z == 0 || x == spec_.nx - 1 || y == spec_.ny - 1 || z == spec_.nz - 1;
+  }
   double value(const unsigned char* p, std::size_t i) const {
     if (spec_.dtype == Dtype::f32) {
       float f;
