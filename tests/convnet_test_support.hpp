@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -83,9 +84,10 @@ inline tessera::ConvShape layer(std::size_t n, std::size_t c, std::size_t h, std
 }
 
 inline std::string name_of(const tessera::ConvShape& s) {
-  return "n" + std::to_string(s.n) + "c" + std::to_string(s.c) + "h" + std::to_string(s.h) + "w" +
-         std::to_string(s.w) + "m" + std::to_string(s.m) + "k" + std::to_string(s.k) + "p" + std::to_string(s.pad) +
-         "s" + std::to_string(s.stride);
+  std::ostringstream o;
+  o << "n" << s.n << " c" << s.c << " " << s.h << "x" << s.w << " m" << s.m << " k" << s.k << " pad " << s.pad
+    << " stride " << s.stride;
+  return o.str();
 }
 
 // The edge layers every rung must get right: k = 1, k = h (one output row),

@@ -51,7 +51,9 @@ TEST(ConvCpu, OutputSizesAndDefaults) {
   EXPECT_EQ(layer(1, 64, 56, 56, 64, 3, 1).out_w(), 56u);
   EXPECT_EQ(layer(1, 1, 32, 32, 6, 5).out_h(), 28u);
   EXPECT_EQ(layer(1, 1, 8, 6, 1, 3, 2, 3).out_w(), 3u);  // (6 + 4 - 3) / 3 + 1
-  if (!tessera::api::gpu_present()) EXPECT_EQ(tessera::conv_forward_default_variant(layer(1, 3, 8, 8, 4, 3)), "cpu_openmp");
+  if (!tessera::api::gpu_present()) {
+    EXPECT_EQ(tessera::conv_forward_default_variant(layer(1, 3, 8, 8, 4, 3)), "cpu_openmp");
+  }
   EXPECT_EQ(tessera::conv_forward_workspace_bytes(layer(1, 3, 8, 8, 4, 3), {.variant = "cpu_openmp"}), 0u);
   EXPECT_EQ(tessera::conv_forward_workspace_bytes(layer(1, 3, 8, 8, 4, 3), {.variant = "cpu_reference"}), 0u);
 }
@@ -66,7 +68,9 @@ void expect_refused(const ConvShape& s, const float* x, const float* w, float* y
   } catch (const tessera::Error& e) {
     EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
   }
-  if (y != nullptr) EXPECT_EQ(y[0], before);
+  if (y != nullptr) {
+    EXPECT_EQ(y[0], before);
+  }
 }
 
 TEST(ConvCpu, BadInputNamesTheArgument) {

@@ -23,7 +23,7 @@ using tessera::ConvShape;
 using tessera::DeviceBuffer;
 using tessera_test::device_sync;
 
-const char* const GPU_VARIANTS[] = {"direct", "shared_tiled", "im2col_gemm", "implicit_gemm", "cudnn"};
+const std::vector<std::string> GPU_VARIANTS = {"direct", "shared_tiled", "im2col_gemm", "implicit_gemm", "cudnn"};
 
 // x, w on the device, y poisoned (NaN), and the answer.
 struct Layer {
@@ -63,12 +63,12 @@ TEST_P(ConvGpu, EdgeLayersWithinTheFp32Bound) {
   }
 }
 
-// The layers at batch 3 (LeNet and the strided AlexNet conv1 on a
+// The layers at batch 3 or 1 (LeNet and the strided AlexNet conv1 on a
 // cropped image), where the tiles and slices of the product take their
 // real-size paths.
 TEST_P(ConvGpu, NetworkLayersAtBatch3) {
   const ConvShape layers[] = {layer(3, 1, 32, 32, 6, 5), layer(3, 6, 14, 14, 16, 5), layer(3, 3, 67, 67, 96, 11, 0, 4),
-                              layer(3, 256, 13, 13, 384, 3, 1), layer(1, 512, 7, 7, 512, 3, 1),
+                              layer(1, 256, 13, 13, 384, 3, 1), layer(1, 512, 7, 7, 512, 3, 1),
                               layer(3, 64, 20, 20, 64, 3, 1)};
   std::uint32_t seed = 300;
   for (const ConvShape& s : layers) {
@@ -120,7 +120,7 @@ TEST_F(ConvGpuApi, DefaultVariantOnAResNetBlock) {
 TEST_F(ConvGpuApi, HostPointersAreRefusedForGpuVariants) {
   const ConvShape s = layer(1, 2, 6, 6, 3, 3);
   std::vector<float> x(72, 1.0f), w(54, 1.0f), y(48, 5.0f);
-  for (const char* v : GPU_VARIANTS) {
+  for (const std::string& v : GPU_VARIANTS) {
     try {
       tessera::conv_forward(x.data(), w.data(), y.data(), s, {.variant = v});
       ADD_FAILURE() << v << " accepted host pointers";

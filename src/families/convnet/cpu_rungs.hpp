@@ -46,7 +46,11 @@ void accumulate_plane(const ConvSpec& s, const float* x, const float* w, std::si
           if (hi_in < 0 || hi_in >= H) continue;
           const float* xr = xc + hi_in * W + off_w;
           Acc* a = acc + ho * s.wo;
-          for (long long wo = lo; wo < hi; ++wo) a[wo] += wv * static_cast<Acc>(xr[wo * stride]);
+          if (stride == 1) {  // contiguous: the loop the compiler vectorises
+            for (long long wo = lo; wo < hi; ++wo) a[wo] += wv * static_cast<Acc>(xr[wo]);
+          } else {
+            for (long long wo = lo; wo < hi; ++wo) a[wo] += wv * static_cast<Acc>(xr[wo * stride]);
+          }
           if (abs != nullptr) {
             Acc* b = abs + ho * s.wo;
             for (long long wo = lo; wo < hi; ++wo) b[wo] += std::abs(wv) * std::abs(static_cast<Acc>(xr[wo * stride]));
