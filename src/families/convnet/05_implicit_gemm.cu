@@ -24,6 +24,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <climits>
 
 #include "families/convnet/conv_geom.cuh"
 #include "families/convnet/cuda_rungs.hpp"
@@ -46,6 +47,18 @@ struct TileConfig {
   static_assert(TM % 4 == 0 && TN % 4 == 0, "fragments are read as float4 groups");
   static_assert(THREADS % BN == 0 && BK % (THREADS / BN) == 0, "each thread gathers one column of the B tile");
   static_assert(BK % 4 == 0, "the filter slice is loaded in groups of 4");
+};
+
+// A row of the unrolled input: channel c, filter row kh, filter column kw
+// (row index (c k + kh) k + kw).
+struct Row {
+  int c, kh, kw;
+  // The row `d` further on (d > 0; k is small, so the loops run a few times).
+  __device__ void advance(int d, int k) {
+    kw += d;
+    while (kw >= k) kw -= k, ++kh;
+    while (kh >= k) kh -= k, ++c;
+  }
 };
 
 // The tiles, each for a kind of layer (instantiated once each):
@@ -79,8 +92,19 @@ __global__ void __launch_bounds__(T::THREADS, T::MIN_BLOCKS) conv_implicit_gemm_
   const int j = j0 + b_col;
   const bool col_valid = j < cols;
   const int img = col_valid ? j / P : 0, pix = col_valid ? j % P : 0;
-  const int h_base = pix / g.wo * g.stride - g.pad, w_base = pix % g.wo * g.stride - g.pad;
-  const float* x_img = x + static_cast<long long>(img) * g.c * g.h * g.w;
+  // A column past the end reads nothing: its input row is far outside the image.
+  const int h_base = col_valid ? pix / g.wo * g.stride - g.pad : INT_MIN / 2, w_base = pix % g.wo * g.stride - g.pad;
+  const int x_img = img * g.c * g.h * g.w;  // offset of the image (x has < 2^31 elements)
+
+  // The (c, kh, kw) of the unrolled row this thread gathers first in the
+  // next step: one division here, increments after.
+  Row row;
+  {
+    const int kk = k_begin + b_row0;
+    row.c = kk / KK;
+    row.kh = kk % KK / g.k;
+    row.kw = kk % g.k;
+  }
 
   float4 a_reg[A_PER_THREAD];
   float b_reg[B_PER_THREAD];
@@ -105,19 +129,21 @@ __global__ void __launch_bounds__(T::THREADS, T::MIN_BLOCKS) conv_implicit_gemm_
       }
       a_reg[i] = v;
     }
+    // Row k0 + b_row0 is (c, kh, kw) = row; the thread's later rows step
+    // from it (no division per gathered value), and it moves on by BK.
+    Row r = row;
 #pragma unroll
     for (int i = 0; i < B_PER_THREAD; ++i) {
+      if (i > 0) r.advance(B_ROW_STEP, g.k);
       const int kk = k0 + b_row0 + i * B_ROW_STEP;
       float v = 0.0f;
-      if (col_valid && kk < k_end) {
-        const int c = kk / KK, r = kk - c * KK;
-        const int kh = r / g.k, kw = r - kh * g.k;
-        const int hi = h_base + kh, wi = w_base + kw;
-        if (static_cast<unsigned>(hi) < static_cast<unsigned>(g.h) && static_cast<unsigned>(wi) < static_cast<unsigned>(g.w))
-          v = __ldg(x_img + (c * g.h + hi) * g.w + wi);
-      }
+      const int hi = h_base + r.kh, wi = w_base + r.kw;
+      if (kk < k_end && static_cast<unsigned>(hi) < static_cast<unsigned>(g.h) &&
+          static_cast<unsigned>(wi) < static_cast<unsigned>(g.w))
+        v = __ldg(x + x_img + (r.c * g.h + hi) * g.w + wi);
       b_reg[i] = v;
     }
+    row.advance(BK, g.k);
   };
   auto store_tiles = [&](int buf) {
 #pragma unroll

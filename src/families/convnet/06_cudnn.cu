@@ -2,11 +2,13 @@
 // cuDNN as the reference, which chooses among GEMM with lazily generated
 // unrolled input, Winograd and FFT), FP32 data and FP32 FMA math: the
 // convolution descriptor's math type is CUDNN_FMA_MATH, so no tensor-core
-// (TF32) kernel may run, and only FMA-math results of the search are taken.
+// (TF32) kernel may run, and results of the search reported with tensor-op
+// math are skipped.
 //
 // Per shape, once, outside any timed region (prepare): the descriptors, then
 // cudnnFindConvolutionForwardAlgorithm runs every algorithm and returns them
-// fastest first; the fastest FMA-math one is kept with its workspace size.
+// fastest first; the fastest successful non-tensor-op one is kept with its
+// workspace size.
 // A run sets the handle's stream and enqueues the convolution with the
 // call's workspace (allocated by the caller, outside timing). One handle per
 // process on the device current at the first prepare; calls are serialised
@@ -81,8 +83,12 @@ const Plan& plan_locked(State& st, const ConvSpec& s) {
                                                      CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &returned, results),
                 s);
   const cudnnConvolutionFwdAlgoPerf_t* best = nullptr;
+  // The run uses the descriptor's math type (FMA); a result reported as
+  // tensor-op math would not be the algorithm that runs, so it is skipped.
   for (int i = 0; i < returned && best == nullptr; ++i)
-    if (results[i].status == CUDNN_STATUS_SUCCESS && results[i].mathType == CUDNN_FMA_MATH) best = &results[i];
+    if (results[i].status == CUDNN_STATUS_SUCCESS && results[i].mathType != CUDNN_TENSOR_OP_MATH &&
+        results[i].mathType != CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION)
+      best = &results[i];
   // (fmt stays out of .cu files: nvcc rejects its compile-time format checks)
   require(best != nullptr, "cudnn: cudnnFindConvolutionForwardAlgorithm found no FP32 FMA-math algorithm for the layer " +
                                describe(s) + " (" + std::to_string(returned) + " results)");
