@@ -85,6 +85,8 @@ TEST(ConvCpu, BadInputNamesTheArgument) {
   expect_refused(layer(1, 1, 4, 4, 1, 0), x.data(), w.data(), y.data(), "shape.k = 0");
   expect_refused(layer(1, 1, 4, 4, 1, 3, -1), x.data(), w.data(), y.data(), "shape.pad = -1");
   expect_refused(layer(1, 1, 4, 4, 1, 3, 0, 0), x.data(), w.data(), y.data(), "shape.stride = 0");
+  expect_refused(layer(std::size_t(1) << 40, std::size_t(1) << 40, 4, 4, 1, 3), x.data(), w.data(), y.data(),
+                 "overflow size_t");
   const ConvShape ok = layer(1, 2, 6, 6, 3, 3);
   expect_refused(ok, nullptr, w.data(), y.data(), "x is a null pointer");
   expect_refused(ok, x.data(), nullptr, y.data(), "w is a null pointer");

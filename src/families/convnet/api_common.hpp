@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 
 #include "families/convnet/contract.hpp"
@@ -29,17 +30,22 @@ inline ConvSpec checked_spec(const ConvShape& s) {
   positive(s.k, "k");
   require(s.stride > 0, fmt::format("{}: shape.stride = 0; the stride must be at least 1", WHO));
   require(s.pad >= 0, fmt::format("{}: shape.pad = {} is negative; the zero padding must be >= 0", WHO, s.pad));
-  constexpr std::size_t BIG = std::size_t(1) << 40;  // keeps every product below below 2^64
-  require(s.n < BIG && s.c < BIG && s.h < BIG && s.w < BIG && s.m < BIG && s.k < BIG && std::size_t(s.pad) < BIG,
-          fmt::format("{}: a dimension of the shape is past 2^40", WHO));
   const std::size_t pad = std::size_t(s.pad);
+  require(s.h < SIZE_MAX / 4 && s.w < SIZE_MAX / 4 && pad < SIZE_MAX / 8,
+          fmt::format("{}: shape.h, shape.w or shape.pad is too large ({}, {}, {})", WHO, s.h, s.w, pad));
   require(s.k <= s.h + 2 * pad, fmt::format("{}: shape.k = {} is larger than the padded height h + 2 pad = {} + 2*{}",
                                             WHO, s.k, s.h, pad));
   require(s.k <= s.w + 2 * pad, fmt::format("{}: shape.k = {} is larger than the padded width w + 2 pad = {} + 2*{}",
                                             WHO, s.k, s.w, pad));
+  // Every tensor's size in bytes must fit a size_t (checked products: no wrap-around).
+  auto bytes_fit = [](std::initializer_list<std::size_t> dims) {
+    std::size_t total = sizeof(float);
+    for (std::size_t d : dims)
+      if (__builtin_mul_overflow(total, d, &total)) return false;
+    return true;
+  };
   const ConvSpec spec = make_spec(s);
-  auto fits = [](std::size_t a, std::size_t b) { return b == 0 || a <= SIZE_MAX / 4 / b; };
-  require(fits(s.n * s.c, s.h * s.w) && fits(s.m * s.c, s.k * s.k) && fits(s.n * s.m, spec.ho * spec.wo),
+  require(bytes_fit({s.n, s.c, s.h, s.w}) && bytes_fit({s.m, s.c, s.k, s.k}) && bytes_fit({s.n, s.m, spec.ho, spec.wo}),
           fmt::format("{}: the tensors of the layer {} overflow size_t", WHO, describe(spec)));
   return spec;
 }
