@@ -55,7 +55,8 @@ const ConvVariant TABLE[] = {
     {{"convnet", "shared_tiled", 3, CUDA, TAUGHT, "16x16 output tile per block; per channel the input patch and the k x k filter in shared memory (seed 000 ConvNet: reduce global memory)", true}, supports_shared_tiled, no_workspace, nullptr, run_shared_tiled},
     {{"convnet", "im2col_gemm", 4, CUDA, TAUGHT, "unrolled input of one image at a time (reused buffer) times the filter bank with tessera::gemm (seed 000 ConvNet: forward path as GEMM)", true}, fits_int32, ws_im2col_gemm, nullptr, run_im2col_gemm},
     {{"convnet", "implicit_gemm", 5, CUDA, PRODUCT, "GEMM tiles with the unrolled tile gathered straight into shared memory, double buffered, 8x8 register tiles, split-k for small grids (seed 000 ConvNet: cuDNN's lazy generation)", true}, fits_int32, ws_implicit_gemm, nullptr, run_implicit_gemm},
-    {{"convnet", "cudnn", 6, CUDA, VENDOR, "cudnnConvolutionForward, FP32 FMA math (no TF32), the fastest algorithm cudnnFindConvolutionForwardAlgorithm finds, once per shape outside timing (vendor baseline)", false}, supports_cudnn, ws_cudnn, prepare_cudnn, run_cudnn},
+    {{"convnet", "winograd_f2x3", 6, CUDA, PRODUCT, "Winograd F(2x2,3x3): filter and input transforms, 16 tessera::gemm calls, output transform; 2.25x fewer multiply-adds, k = 3 stride 1 only (seed 000 ConvNet: cuDNN's Winograd)", true}, supports_winograd_f2x3, ws_winograd_f2x3, nullptr, run_winograd_f2x3},
+    {{"convnet", "cudnn", 7, CUDA, VENDOR, "cudnnConvolutionForward, FP32 FMA math (no TF32), the fastest algorithm cudnnFindConvolutionForwardAlgorithm finds, once per shape outside timing (vendor baseline)", false}, supports_cudnn, ws_cudnn, prepare_cudnn, run_cudnn},
 #endif
 };
 

@@ -1,4 +1,4 @@
-// Step 6 — the vendor baseline: cudnnConvolutionForward (seed 000 "ConvNet":
+// Step 7 — the vendor baseline: cudnnConvolutionForward (seed 000 "ConvNet":
 // cuDNN as the reference, which chooses among GEMM with lazily generated
 // unrolled input, Winograd and FFT), FP32 data and FP32 FMA math: the
 // convolution descriptor's math type is CUDNN_FMA_MATH, so no tensor-core
