@@ -3,9 +3,9 @@
 // the measurement that chose it. conv_forward_default_variant() reads them;
 // docs/convnet.md says the same in prose.
 //
-// Not yet measured on a GPU: the rule below is the prediction the ladder was
-// built for (implicit_gemm sizes its tile and k slices per shape itself, see
-// 05_implicit_gemm.cu's plan_of), marked "to be measured". `tessera bench
+// Not yet measured on a GPU: the rules below are the predictions the ladder
+// was built for (implicit_gemm sizes its tile and k slices per shape itself,
+// see 05_implicit_gemm.cu's plan_of), marked "to be measured". `tessera bench
 // convnet` measures every rung beside cuDNN on the layers; a shape
 // class where another rung wins gets its own rule above this one.
 #pragma once
@@ -26,8 +26,18 @@ struct Rule {
 };
 
 inline bool every_shape(const ConvSpec&) { return true; }
+// Deep 3x3 stride-1 layers over enough 2x2 tiles that each of the 16 GEMMs
+// is large (m x tiles x c >= 256 x 1024 x 256).
+inline bool deep_3x3_many_tiles(const ConvSpec& s) {
+  const std::size_t tiles = s.n * ((s.ho + 1) / 2) * ((s.wo + 1) / 2);
+  return s.k == 3 && s.stride == 1 && s.c >= 256 && s.m >= 256 && tiles >= 1024;
+}
 
 inline constexpr Rule GPU_RULES[] = {
+    {"winograd_f2x3", "k = 3, stride 1, c >= 256, m >= 256, n * tiles >= 1024", deep_3x3_many_tiles, "-",
+     "to be measured: predicted to beat implicit_gemm by the 2.25x fewer multiply-adds where the 16 GEMMs are "
+     "large (ResNet-50 512->512 at 7^2 and AlexNet conv3, batch 64)",
+     "-"},
     {"implicit_gemm", "every shape", every_shape, "-",
      "to be measured: predicted >= 0.8x cuDNN FP32 on the LeNet, AlexNet and ResNet-50 layers at batch 1 and 64 "
      "(tessera bench convnet)",
