@@ -20,5 +20,6 @@ std::unique_ptr<Pattern> make_histogram_pattern();
 std::unique_ptr<Pattern> make_spmv_pattern();
 std::unique_ptr<Pattern> make_spmv_batched_pattern();
 std::unique_ptr<Pattern> make_stencil7_pattern();
+std::unique_ptr<Pattern> make_convnet_pattern();
 
 }  // namespace tessera::harness

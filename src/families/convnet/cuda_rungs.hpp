@@ -1,0 +1,32 @@
+// The CUDA rungs of the convnet ladder (steps 2-6) and the vendor baseline
+// (step 7); ladder.cpp lists them. Each run_X(call) enqueues the layer on
+// call.stream (no allocation, no host synchronisation once prepared: graph-
+// capturable). Plain C++: no CUDA headers needed to include this.
+#pragma once
+
+#include "families/convnet/contract.hpp"
+
+namespace tessera::conv_impl {
+
+// 02_direct.cu: one thread per output element.
+void run_direct(const ConvCall& call);
+// 03_shared_tiled.cu: the input tile and the filter in shared memory.
+void run_shared_tiled(const ConvCall& call);
+bool supports_shared_tiled(const ConvSpec& s);
+// 04_im2col_gemm.cu: the unrolled input of one image at a time, then tessera::gemm.
+void run_im2col_gemm(const ConvCall& call);
+std::size_t ws_im2col_gemm(const ConvSpec& s);
+// 05_implicit_gemm.cu: the GEMM with the unrolled tile gathered into shared memory.
+void run_implicit_gemm(const ConvCall& call);
+std::size_t ws_implicit_gemm(const ConvSpec& s);
+// 06_winograd_f2x3.cu: Winograd F(2x2, 3x3) as 16 GEMMs (k = 3, stride 1).
+void run_winograd_f2x3(const ConvCall& call);
+std::size_t ws_winograd_f2x3(const ConvSpec& s);
+bool supports_winograd_f2x3(const ConvSpec& s);
+// 07_cudnn.cu: cudnnConvolutionForward, FP32 FMA math, the algorithm cuDNN finds fastest.
+void run_cudnn(const ConvCall& call);
+std::size_t ws_cudnn(const ConvSpec& s);
+void prepare_cudnn(const ConvSpec& s);
+bool supports_cudnn(const ConvSpec& s);
+
+}  // namespace tessera::conv_impl

@@ -1,0 +1,102 @@
+// The convnet CPU rungs and the public API's argument checks (every build).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "convnet_test_support.hpp"
+#include "core/gpu_present.hpp"
+#include "tessera/convnet.hpp"
+#include "tessera/core/error.hpp"
+
+namespace {
+
+using convnet_test::layer;
+using tessera::ConvShape;
+
+class ConvCpu : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ConvCpu, EdgeLayersWithinTheFp32Bound) {
+  std::uint32_t seed = 1;
+  for (const ConvShape& s : convnet_test::edge_layers()) {
+    SCOPED_TRACE(convnet_test::name_of(s));
+    const auto x = convnet_test::random_floats(convnet_test::x_elems(s), seed++);
+    const auto w = convnet_test::random_floats(convnet_test::w_elems(s), seed++);
+    std::vector<float> y(convnet_test::y_elems(s), std::nanf(""));
+    tessera::conv_forward(x.data(), w.data(), y.data(), s, {.variant = GetParam()});
+    EXPECT_TRUE(convnet_test::within_bound(y, convnet_test::expected(s, x, w)));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Rungs, ConvCpu, ::testing::Values("cpu_reference", "cpu_openmp"));
+
+TEST(ConvCpu, ReferenceAndOpenmpAgreeOnALeNetBatch) {
+  const ConvShape s = layer(4, 6, 14, 14, 16, 5);
+  const auto x = convnet_test::random_floats(convnet_test::x_elems(s), 7);
+  const auto w = convnet_test::random_floats(convnet_test::w_elems(s), 8);
+  std::vector<float> a(convnet_test::y_elems(s)), b(a.size());
+  tessera::conv_forward(x.data(), w.data(), a.data(), s, {.variant = "cpu_reference"});
+  tessera::conv_forward(x.data(), w.data(), b.data(), s, {.variant = "cpu_openmp"});
+  const auto ans = convnet_test::expected(s, x, w);
+  EXPECT_TRUE(convnet_test::within_bound(a, ans));
+  EXPECT_TRUE(convnet_test::within_bound(b, ans));
+  double max_diff = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) max_diff = std::max(max_diff, double(std::fabs(a[i] - b[i])));
+  EXPECT_LT(max_diff, 1e-3);
+}
+
+TEST(ConvCpu, OutputSizesAndDefaults) {
+  EXPECT_EQ(layer(1, 3, 227, 227, 96, 11, 0, 4).out_h(), 55u);
+  EXPECT_EQ(layer(1, 64, 56, 56, 64, 3, 1).out_w(), 56u);
+  EXPECT_EQ(layer(1, 1, 32, 32, 6, 5).out_h(), 28u);
+  EXPECT_EQ(layer(1, 1, 8, 6, 1, 3, 2, 3).out_w(), 3u);  // (6 + 4 - 3) / 3 + 1
+  if (!tessera::api::gpu_present()) {
+    EXPECT_EQ(tessera::conv_forward_default_variant(layer(1, 3, 8, 8, 4, 3)), "cpu_openmp");
+  }
+  EXPECT_EQ(tessera::conv_forward_workspace_bytes(layer(1, 3, 8, 8, 4, 3), {.variant = "cpu_openmp"}), 0u);
+  EXPECT_EQ(tessera::conv_forward_workspace_bytes(layer(1, 3, 8, 8, 4, 3), {.variant = "cpu_reference"}), 0u);
+}
+
+// The call throws a tessera::Error whose message contains `what`, and y is untouched.
+void expect_refused(const ConvShape& s, const float* x, const float* w, float* y, const std::string& what,
+                    const std::string& variant = "cpu_openmp") {
+  const float before = y != nullptr ? y[0] : 0.0f;
+  try {
+    tessera::conv_forward(x, w, y, s, {.variant = variant});
+    ADD_FAILURE() << "no error for " << what;
+  } catch (const tessera::Error& e) {
+    EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+  }
+  if (y != nullptr) {
+    EXPECT_EQ(y[0], before);
+  }
+}
+
+TEST(ConvCpu, BadInputNamesTheArgument) {
+  std::vector<float> x(4096, 1.0f), w(4096, 1.0f), y(4096, 7.0f);
+  expect_refused(layer(1, 1, 4, 4, 1, 5), x.data(), w.data(), y.data(), "shape.k = 5 is larger than the padded height");
+  expect_refused(layer(1, 1, 8, 4, 1, 5), x.data(), w.data(), y.data(), "shape.k = 5 is larger than the padded width");
+  expect_refused(layer(0, 1, 4, 4, 1, 3), x.data(), w.data(), y.data(), "shape.n = 0");
+  expect_refused(layer(1, 0, 4, 4, 1, 3), x.data(), w.data(), y.data(), "shape.c = 0");
+  expect_refused(layer(1, 1, 0, 4, 1, 3), x.data(), w.data(), y.data(), "shape.h = 0");
+  expect_refused(layer(1, 1, 4, 0, 1, 3), x.data(), w.data(), y.data(), "shape.w = 0");
+  expect_refused(layer(1, 1, 4, 4, 0, 3), x.data(), w.data(), y.data(), "shape.m = 0");
+  expect_refused(layer(1, 1, 4, 4, 1, 0), x.data(), w.data(), y.data(), "shape.k = 0");
+  expect_refused(layer(1, 1, 4, 4, 1, 3, -1), x.data(), w.data(), y.data(), "shape.pad = -1");
+  expect_refused(layer(1, 1, 4, 4, 1, 3, 0, 0), x.data(), w.data(), y.data(), "shape.stride = 0");
+  expect_refused(layer(std::size_t(1) << 40, std::size_t(1) << 40, 4, 4, 1, 3), x.data(), w.data(), y.data(),
+                 "overflow size_t");
+  const ConvShape ok = layer(1, 2, 6, 6, 3, 3);
+  expect_refused(ok, nullptr, w.data(), y.data(), "x is a null pointer");
+  expect_refused(ok, x.data(), nullptr, y.data(), "w is a null pointer");
+  expect_refused(ok, x.data(), w.data(), nullptr, "y is a null pointer");
+  expect_refused(ok, x.data(), w.data(), x.data() + 10, "overlaps x");
+  expect_refused(ok, x.data(), w.data(), w.data() + 17, "overlaps w");
+  expect_refused(ok, x.data(), w.data(), y.data(), "no variant named 'bogus'", "bogus");
+  // A padded filter larger than the image is fine: k = h + 2 pad.
+  tessera::conv_forward(x.data(), w.data(), y.data(), layer(1, 1, 3, 3, 1, 5, 1), {.variant = "cpu_openmp"});
+  EXPECT_EQ(y[0], 9.0f);  // the 3 x 3 ones under the centre of a 5 x 5 filter of ones
+}
+
+}  // namespace
