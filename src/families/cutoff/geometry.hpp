@@ -58,7 +58,7 @@ struct BinGrid {
   float cutoff;
 
   std::size_t cells() const { return std::size_t(dims[0]) * dims[1] * dims[2]; }
-  float cell_x() const { return side / float(x_split); }
+  TESSERA_HD float cell_x() const { return side / float(x_split); }
 };
 
 // Where the bins of a lattice and cutoff lie. halo = floor(c / side) + 1, so
