@@ -1,5 +1,5 @@
 // Cutoff step 0: the serial CPU reference (seed 000 "Cutoff Biomolecules": only
-// the atoms within c count, smoothed). A cell list gives each point the 27
+// the atoms within c count, smoothed). A cell list gives each point the 5^3
 // cells around it; every term is accumulated in double and rounded once.
 // Also the double references: reference_potential (value, sum of |terms|,
 // pair count) and the brute-force direct sum with the same smoothing.

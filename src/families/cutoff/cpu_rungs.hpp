@@ -10,7 +10,7 @@
 
 namespace tessera::cutoff_impl::cpu {
 
-// Step 0: serial cell list (cells at least c wide, the 27 around a point),
+// Step 0: serial cell list (cells at least c / 2 wide, the 5^3 around a point),
 // every pair term accumulated in double, rounded once to float.
 void run_reference(const CutoffCall& call);
 // Step 1: the same, OpenMP over lattice rows.

@@ -24,7 +24,7 @@ std::size_t no_workspace(const CutoffSpec&) { return 0; }
 #endif
 
 const CutoffVariant TABLE[] = {
-    {{"cutoff", "cpu_reference", 0, CPU, REFERENCE, "serial cell list (cells >= c, the 27 around a point), terms summed in double (seed 000 Cutoff Biomolecules: the definition)", true}, supports_cpu, no_workspace, cpu::run_reference},
+    {{"cutoff", "cpu_reference", 0, CPU, REFERENCE, "serial cell list (cells >= c/2, the 5^3 around a point), terms summed in double (seed 000 Cutoff Biomolecules: the definition)", true}, supports_cpu, no_workspace, cpu::run_reference},
     {{"cutoff", "cpu_openmp", 1, CPU, REFERENCE, "the cell list, OpenMP over lattice rows (dynamic schedule)", true}, supports_cpu, no_workspace, cpu::run_openmp},
 #if TESSERA_HAVE_CUDA
     {{"cutoff", "direct_smoothed", 2, CUDA, TAUGHT, "every atom for every point with the same smoothing, atoms tiled in shared memory: the direct sum binning beats, and the check on small systems (seed 000 Cutoff: check against DCS)", true}, TESSERA_RUNG(direct_smoothed)},
