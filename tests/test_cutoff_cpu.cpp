@@ -14,6 +14,7 @@
 #include "families/cutoff/contract.hpp"
 #include "families/cutoff/cpu_rungs.hpp"
 #include "families/cutoff/geometry.hpp"
+#include "families/cutoff/water.hpp"
 #include "harness/registry.hpp"
 #include "harness/runner.hpp"
 #include "tessera/core/error.hpp"
@@ -112,6 +113,30 @@ TEST(CutoffReference, CutoffChangesTheAnswer) {
   const auto b = cutoff_impl::cpu::reference_potential(s, c.atoms.data());
   EXPECT_GT(b.pairs, 4 * a.pairs);
   EXPECT_NE(a.potential, b.potential);
+}
+
+// The bench's water: n atoms, TIP3P charges (neutral but for the ions that
+// round n), bonds 0.9572 Å, evenly spread at water's density.
+TEST(CutoffWater, BoxHasWatersDensityAndGeometry) {
+  const double box[3] = {40, 30, 25};
+  const std::size_t n = 2500;  // 833 molecules and one ion
+  const auto atoms = cutoff_impl::water_box(n, box, 17);
+  ASSERT_EQ(atoms.size(), n);
+  double charge = 0;
+  for (const auto& a : atoms) charge += a.q;
+  EXPECT_NEAR(charge, 1.0, 1e-3);
+  int low_half = 0;
+  for (std::size_t m = 0; m + 2 < n; m += 3) {
+    ASSERT_FLOAT_EQ(atoms[m].q, -0.834f);
+    for (int h = 1; h <= 2; ++h) {
+      const double dx = atoms[m + h].x - atoms[m].x, dy = atoms[m + h].y - atoms[m].y, dz = atoms[m + h].z - atoms[m].z;
+      ASSERT_NEAR(std::sqrt(dx * dx + dy * dy + dz * dz), 0.9572, 1e-4);
+    }
+    EXPECT_TRUE(atoms[m].x > 0 && atoms[m].x < 40 && atoms[m].y > 0 && atoms[m].y < 30 && atoms[m].z > 0 && atoms[m].z < 25);
+    low_half += atoms[m].z < 12.5;
+  }
+  // Spread over the whole box, not packed at one end.
+  EXPECT_NEAR(low_half / 833.0, 0.5, 0.08);
 }
 
 // ---- the bin geometry the GPU rungs rely on ---------------------------------------

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <numeric>
 #include <random>
 
 namespace tessera::cutoff_impl {
@@ -12,21 +13,25 @@ std::vector<Atom> water_box(std::size_t n, const double box[3], std::uint64_t se
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> u(0.0, 1.0);
   const std::size_t molecules = n / 3;
-  // Oxygens on a grid whose cells hold one molecule each, jittered within a
-  // third of a cell: no two molecules overlap, none sits on a lattice plane.
+  // Oxygens in the cells of a grid at least as fine as one molecule per
+  // cell, one molecule in each of a random choice of cells, jittered within
+  // a third of a cell: no two molecules overlap, the density is even, none
+  // sits on a lattice plane.
   const double cell = std::cbrt(3.0 / WATER_ATOMS_PER_A3);
   int dims[3];
-  for (int a = 0; a < 3; ++a) dims[a] = std::max(1, int(box[a] / cell));
+  for (int a = 0; a < 3; ++a) dims[a] = std::max(1, int(std::ceil(box[a] / cell)));
   double step[3];
   for (int a = 0; a < 3; ++a) step[a] = box[a] / dims[a];
-  const std::size_t slots = std::size_t(dims[0]) * dims[1] * dims[2];
+  std::vector<std::size_t> slots(std::size_t(dims[0]) * dims[1] * dims[2]);
+  std::iota(slots.begin(), slots.end(), std::size_t(0));
+  std::shuffle(slots.begin(), slots.end(), rng);
   std::vector<Atom> atoms;
   atoms.reserve(n);
   constexpr double OH = 0.9572, HALF_ANGLE = 104.52 / 2 * std::numbers::pi / 180;
   for (std::size_t m = 0; m < molecules; ++m) {
-    // Molecules past the grid's count (a box too small for n) reuse slots,
+    // Molecules past the grid's count (a box too small for n) reuse cells,
     // jittered: still random, denser.
-    const std::size_t s = m % slots;
+    const std::size_t s = slots[m % slots.size()];
     const std::size_t idx[3] = {s % dims[0], (s / dims[0]) % dims[1], s / (std::size_t(dims[0]) * dims[1])};
     double o[3];
     for (int a = 0; a < 3; ++a) o[a] = (double(idx[a]) + 0.5 + (u(rng) - 0.5) * 0.66) * step[a];
