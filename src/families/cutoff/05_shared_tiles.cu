@@ -8,8 +8,9 @@
 // Empty slots are tested like atoms (they fail): the seed's "dummy atoms"
 // cost, ~1/3 of the slots for water.
 //
-// Bottleneck: FP32 distance tests, ~3x the pairs kept (the region's
-// supersphere, empty slots); two barriers per 32 atoms.
+// Bottleneck: FP32 distance tests, ~4x the pairs kept (the region's
+// supersphere holds 2.8x the sphere's atoms, and empty slots ~1/3 of the
+// slots); two barriers per 32 atoms.
 #include "families/cutoff/cuda_rungs.hpp"
 #include "families/cutoff/shared_tiles.cuh"
 

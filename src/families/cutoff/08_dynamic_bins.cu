@@ -8,8 +8,8 @@
 // run of sorted atoms (the bins along x that its supersphere touches),
 // 128 atoms per shared-memory tile, with the cylinder test.
 //
-// Bottleneck: FP32 distance tests, ~2x the pairs kept (the rows are whole
-// 4 Å bins along x); one count, one scan and one scatter pass per call.
+// Bottleneck: FP32 distance tests, 2.8x the pairs kept (the rows are whole
+// 4 Å bins); one count, one scan and one scatter pass per call.
 #include "families/cutoff/cuda_rungs.hpp"
 #include "families/cutoff/dynamic.cuh"
 
