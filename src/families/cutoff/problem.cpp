@@ -292,7 +292,7 @@ class CutoffPattern final : public Pattern {
       return out;
     }
     if (!o.gpu) {  // 2 cores: a small box
-      out.push_back(factory(water_cube(20000), o.seed, o.gpu));
+      out.push_back(factory(water_cube(5000), o.seed, o.gpu));
       return out;
     }
     out.push_back(factory(water_dcs_lattice(), o.seed, o.gpu));
