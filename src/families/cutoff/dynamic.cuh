@@ -1,0 +1,100 @@
+// Dynamic binning (seed 000 "Cutoff Biomolecules", Dynamic binning): no
+// capacity, no empty slots, no overflow list. A thread per atom counts its
+// cell with an atomic (keeping the returned rank), an exclusive scan over the
+// counts (tessera's own: tessera::exclusive_scan) gives each cell's first
+// slot, and a second pass writes each atom at start[cell] + rank: the atoms
+// sorted by cell, cells x fastest. A region then reads, for each bin row
+// (dy, dz) within reach, one contiguous run of atoms: the cells along x that
+// the cutoff sphere can reach from the region (the seed's "pencils"),
+// staged through shared memory 128 atoms at a time and tested with step 6's
+// cylinder test. X_SPLIT cells per bin along x make those runs follow the
+// sphere more closely (step 9).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "families/cutoff/common.cuh"
+
+namespace tessera::cutoff_impl::gpu {
+
+inline constexpr int DYN_THREADS = 128;
+inline constexpr int DYN_POINTS = 4;  // per thread, along z
+static_assert(REGION * REGION * (REGION / DYN_POINTS) == DYN_THREADS, "128 threads cover a region");
+
+// The workspace: counts and starts (cells + 1 each), each atom's cell and
+// rank, the sorted atoms, and the scan's own scratch.
+struct DynamicBins {
+  BinGrid grid;
+  unsigned* counts;
+  unsigned* starts;
+  unsigned* cell;
+  unsigned* rank;
+  float4* sorted;
+  void* scan_workspace;
+  std::size_t scan_bytes;
+};
+std::size_t dynamic_bins_bytes(const CutoffSpec& spec, int x_split);
+DynamicBins dynamic_bins_in(void* workspace, const CutoffSpec& spec, int x_split);
+// Counts, scans and scatters the atoms into `b` on the stream.
+void bin_dynamic(const CutoffCall& call, const DynamicBins& b);
+
+template <int X_SPLIT>
+__global__ void __launch_bounds__(DYN_THREADS)
+    cutoff_dynamic_kernel(const float4* sorted, const unsigned* starts, BinGrid g, LatticeView L, float* potential) {
+  __shared__ float4 tile[DYN_THREADS];
+  const int t = threadIdx.x;
+  const int tx = t % REGION, ty = (t / REGION) % REGION, tz = t / (REGION * REGION);
+  const int i = blockIdx.x * REGION + tx, j = blockIdx.y * REGION + ty;
+  const int k0 = blockIdx.z * REGION + tz * DYN_POINTS;
+  const float x = L.coord(0, i), y = L.coord(1, j);
+  float z[DYN_POINTS], acc[DYN_POINTS];
+#pragma unroll
+  for (int m = 0; m < DYN_POINTS; ++m) {
+    z[m] = L.coord(2, k0 + m);
+    acc[m] = 0.f;
+  }
+  const int home_x = (blockIdx.x + g.halo) * X_SPLIT, home_y = blockIdx.y + g.halo, home_z = blockIdx.z + g.halo;
+  for (int dz = -g.halo; dz <= g.halo; ++dz)
+    for (int dy = -g.halo; dy <= g.halo; ++dy) {
+      const XRange r = pencil_range(g, L.spacing, dy, dz);  // the same for every thread
+      if (r.lo > r.hi) continue;
+      const int xlo = max(home_x + r.lo, 0), xhi = min(home_x + r.hi, g.dims[0] - 1);
+      const std::size_t row = (std::size_t(home_z + dz) * g.dims[1] + (home_y + dy)) * g.dims[0];
+      const unsigned begin = starts[row + xlo], end = starts[row + xhi + 1];
+      for (unsigned base = begin; base < end; base += DYN_THREADS) {
+        __syncthreads();  // the previous tile is no longer read
+        if (base + t < end) tile[t] = sorted[base + t];
+        __syncthreads();
+        const int m_atoms = int(min(unsigned(DYN_THREADS), end - base));
+        for (int a = 0; a < m_atoms; ++a) {
+          const float4 at = tile[a];
+          const float dx = at.x - x, dy2 = at.y - y;
+          const float dxy2 = dx * dx + dy2 * dy2;
+          if (!(dxy2 < L.c2)) continue;  // outside the cylinder of the thread's points
+#pragma unroll
+          for (int m = 0; m < DYN_POINTS; ++m) {
+            const float dzm = at.z - z[m];
+            const float r2 = dxy2 + dzm * dzm;
+            if (r2 < L.c2) acc[m] += smoothed_term(at.w, r2, L.inv_c2);
+          }
+        }
+      }
+    }
+  if (i >= L.n[0] || j >= L.n[1]) return;
+#pragma unroll
+  for (int m = 0; m < DYN_POINTS; ++m)
+    if (k0 + m < L.n[2]) potential[L.index(i, j, k0 + m)] = acc[m];
+}
+
+template <int X_SPLIT>
+void run_dynamic(const char* name, const CutoffCall& call) {
+  const DynamicBins b = dynamic_bins_in(call.workspace, call.spec, X_SPLIT);
+  bin_dynamic(call, b);
+  const BinGrid& g = b.grid;
+  const dim3 grid(unsigned(g.regions[0]), unsigned(g.regions[1]), unsigned(g.regions[2]));
+  detail::launch(name, cutoff_dynamic_kernel<X_SPLIT>, grid, DYN_THREADS, 0, call.stream, call.spec.lattice.points(),
+                 b.sorted, b.starts, g, view_of(call.spec), call.potential);
+}
+
+}  // namespace tessera::cutoff_impl::gpu
