@@ -1,0 +1,140 @@
+// Step 6 — tessera's box filter: a running sum re-anchored at each tile, in
+// one pass over memory. A block owns TILE consecutive outputs; it stages
+// their samples plus the w - 1 of the halo into shared memory (float4 loads),
+// scans them there (tessera's block scan, blocks/block_scan.cuh: each thread
+// sums ITEMS consecutive samples, the block scans the thread sums, each
+// thread writes its ITEMS prefixes) and writes out[i] = c * (S[k + w] - S[k]).
+//
+// What it changes over step 5: no prefix in global memory (2 passes of 4n
+// bytes, as a copy, instead of 5); the prefix restarts at every tile, so the
+// subtraction cancels at most TILE + w samples' worth of magnitude instead of
+// everything before the output. Two accumulators:
+//   running_sum_tiled_float  the prefix in float: the re-anchoring alone
+//                            (error ~ eps * |tile's sum|, ~ (TILE + w) / w
+//                            times a direct sum's);
+//   running_sum_tiled        the prefix in double (the compensated variant):
+//                            the subtraction is exact to ~2^-53 of the
+//                            tile's sum, so each output is its exact value
+//                            rounded once to float. H100 double adds
+//                            (64 per clock per SM) keep it memory-bound.
+// The halo (w - 1 samples per tile) is read twice, by this tile and its
+// neighbour, mostly from L2: DRAM traffic stays ~ read n + write n.
+// Bottleneck: DRAM; expected ~85-92% of copy at w = 1001 (the halo's L2
+// reads, four barriers per tile and shared-memory occupancy: 66 KB per
+// block, 3 blocks per SM).
+#include "core/kernel_resources.hpp"
+#include "families/moving_average/cuda_rungs.hpp"
+#include "families/moving_average/window.cuh"
+#include "tessera/blocks/block_scan.cuh"
+#include "tessera/blocks/launch.cuh"
+
+namespace tessera::moving_average_impl {
+
+namespace {
+
+constexpr int THREADS = 256;
+constexpr int ITEMS = 8;                   // consecutive samples per thread per scan chunk
+constexpr int CHUNK = THREADS * ITEMS;     // samples scanned per block scan
+constexpr int TILE = 4096;                 // outputs per block
+constexpr int OUTS = TILE / THREADS;       // outputs per thread
+static_assert(TILE % THREADS == 0, "whole output rounds");
+// The harness's tolerance (contract.hpp) assumes the prefix spans at most
+// TILE_PREFIX_SPAN + w samples: the tile, the halo, up to 3 of alignment.
+static_assert(TILE + 3 <= static_cast<int>(TILE_PREFIX_SPAN), "TILE_PREFIX_SPAN covers the tile");
+
+// One pad slot after every 8 prefixes: thread t writes its 8 prefixes at
+// 9t + k, so the 32 lanes of a warp hit 32 different banks (float) or 16
+// different bank pairs per half warp (double).
+__device__ __forceinline__ int padded(int m) { return m + (m >> 3); }
+constexpr std::size_t padded_host(std::size_t m) { return m + (m >> 3); }
+
+template <class Acc>
+struct Sum {
+  using acc_t = Acc;
+  __device__ __forceinline__ Acc identity() const { return Acc(0); }
+  __device__ __forceinline__ Acc combine(Acc a, Acc b) const { return a + b; }
+};
+
+template <class Acc>
+std::size_t shared_bytes(int w) {
+  const gpu::TileSpan span = gpu::tile_span(0, TILE, w);
+  // Staged floats, then S[0 .. count] padded (Acc, 8-byte aligned after the floats).
+  const std::size_t floats = (static_cast<std::size_t>(span.count) * sizeof(float) + 15) / 16 * 16;
+  return floats + (padded_host(static_cast<std::size_t>(span.count)) + 1) * sizeof(Acc);
+}
+
+template <class Acc>
+__global__ __launch_bounds__(THREADS) void moving_average_running_sum_tiled_kernel(gpu::Samples s,
+                                                                                  const float* __restrict__ weights,
+                                                                                  int w, float* __restrict__ out) {
+  extern __shared__ float4 shared_vec[];
+  __shared__ Acc warp_totals[THREADS / 32];
+  float* ys = reinterpret_cast<float*>(shared_vec);
+  const std::int64_t t0 = static_cast<std::int64_t>(blockIdx.x) * TILE;
+  const gpu::TileSpan span = gpu::tile_span(t0, TILE, w);
+  Acc* S = reinterpret_cast<Acc*>(ys + (span.count + 3) / 4 * 4);
+  gpu::stage_samples<THREADS>(s, span.first, span.count, ys);
+  __syncthreads();
+
+  // S[m] = ys[0] + ... + ys[m-1], chunk by chunk, carried across chunks.
+  const Sum<Acc> f;
+  Acc carry = 0;
+  if (threadIdx.x == 0) S[0] = 0;
+  for (int c0 = 0; c0 < span.count; c0 += CHUNK) {
+    const int m0 = c0 + static_cast<int>(threadIdx.x) * ITEMS;
+    Acc v[ITEMS];
+    Acc thread_sum = 0;
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+      v[k] = m0 + k < span.count ? static_cast<Acc>(ys[m0 + k]) : Acc(0);
+      thread_sum += v[k];
+    }
+    Acc chunk_total;
+    Acc running = carry + gpu::block_exclusive_scan<THREADS>(thread_sum, f, warp_totals, chunk_total);
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+      running += v[k];
+      if (m0 + k < span.count) S[padded(m0 + k + 1)] = running;
+    }
+    carry += chunk_total;
+    __syncthreads();  // warp_totals is written again by the next chunk's scan; S is read after the loop
+  }
+
+  // Output t0 + k sums ys[offset + k .. offset + k + w): S[offset + k + w] - S[offset + k].
+  const Acc c = static_cast<Acc>(weights[0]);
+#pragma unroll 4
+  for (int r = 0; r < OUTS; ++r) {
+    const int k = r * THREADS + static_cast<int>(threadIdx.x);
+    const std::size_t i = static_cast<std::size_t>(t0) + k;
+    if (i < s.n) out[i] = static_cast<float>(c * (S[padded(span.offset + k + w)] - S[padded(span.offset + k)]));
+  }
+}
+
+template <class Acc>
+void run_tiled(const MovingAverageCall& call, const char* name) {
+  const std::size_t n = call.spec.n;
+  if (n == 0) return;
+  const int w = static_cast<int>(call.spec.w);
+  const std::size_t smem = shared_bytes<Acc>(w);
+  auto* kernel = moving_average_running_sum_tiled_kernel<Acc>;
+  (void)gpu::resident_blocks_per_sm(reinterpret_cast<const void*>(kernel), THREADS, smem, name);
+  detail::launch(name, kernel, dim3(static_cast<unsigned>(detail::div_up(n, TILE))), dim3(THREADS), smem,
+                 call.stream, n, gpu::samples_of(call), static_cast<const float*>(call.weights), w,
+                 static_cast<float*>(call.out));
+}
+
+}  // namespace
+
+bool supports_running_sum_tiled(const MovingAverageSpec& spec) {
+  return spec.dtype == Dtype::f32 && spec.uniform && spec.w <= MAX_TILED_W;
+}
+
+void run_running_sum_tiled_float(const MovingAverageCall& call) {
+  run_tiled<float>(call, "moving_average_running_sum_tiled_kernel<float>");
+}
+
+void run_running_sum_tiled(const MovingAverageCall& call) {
+  run_tiled<double>(call, "moving_average_running_sum_tiled_kernel<double>");
+}
+
+}  // namespace tessera::moving_average_impl
