@@ -25,7 +25,7 @@ namespace {
 // 256 threads: the seed's BLOCK_SIZE_X; 8 blocks fill an H100 SM.
 constexpr int BLOCK = 256;
 
-__global__ __launch_bounds__(BLOCK) void moving_average_juxtaposed_halo_kernel(gpu::Samples s,
+__global__ __launch_bounds__(BLOCK) void moving_average_juxtaposed_halo_kernel(window::Samples s,
                                                                               const float* __restrict__ weights,
                                                                               float* __restrict__ out) {
   __shared__ float tile[BLOCK];
@@ -36,8 +36,8 @@ __global__ __launch_bounds__(BLOCK) void moving_average_juxtaposed_halo_kernel(g
   const auto g = static_cast<std::int64_t>(i);
   // Halo: the block's first and last threads, and the last block's last
   // valid thread, read their outer neighbour from global memory (or the edge rule).
-  const float left = threadIdx.x == 0 ? gpu::load_sample(s, g - 1) : tile[threadIdx.x - 1];
-  const float right = (threadIdx.x == BLOCK - 1 || i + 1 >= s.n) ? gpu::load_sample(s, g + 1) : tile[threadIdx.x + 1];
+  const float left = threadIdx.x == 0 ? window::load_sample(s, g - 1) : tile[threadIdx.x - 1];
+  const float right = (threadIdx.x == BLOCK - 1 || i + 1 >= s.n) ? window::load_sample(s, g + 1) : tile[threadIdx.x + 1];
   out[i] = weights[0] * left + weights[1] * tile[threadIdx.x] + weights[2] * right;
 }
 
@@ -50,7 +50,7 @@ void run_juxtaposed_halo(const MovingAverageCall& call) {
   if (n == 0) return;
   detail::launch("moving_average_juxtaposed_halo_kernel", moving_average_juxtaposed_halo_kernel,
                  dim3(static_cast<unsigned>(detail::div_up(n, BLOCK))), dim3(BLOCK), 0, call.stream, n,
-                 gpu::samples_of(call), static_cast<const float*>(call.weights), static_cast<float*>(call.out));
+                 window::samples_of(call), static_cast<const float*>(call.weights), static_cast<float*>(call.out));
 }
 
 }  // namespace tessera::moving_average_impl

@@ -34,19 +34,19 @@ static_assert(TILE % 4 == 0, "tiles start on 16-byte boundaries of the output");
 // the window, never used), then the weights.
 constexpr int SLACK = 4;
 std::size_t shared_bytes(int w) {
-  const gpu::TileSpan span = gpu::tile_span(0, TILE, w);
+  const window::TileSpan span = window::tile_span(0, TILE, w);
   return (static_cast<std::size_t>(span.count) + SLACK + static_cast<std::size_t>(w)) * sizeof(float);
 }
 
-__global__ __launch_bounds__(THREADS) void moving_average_shared_window_kernel(gpu::Samples s,
+__global__ __launch_bounds__(THREADS) void moving_average_shared_window_kernel(window::Samples s,
                                                                               const float* __restrict__ weights,
                                                                               int w, float* __restrict__ out) {
   extern __shared__ float4 shared_vec[];
   float* ys = reinterpret_cast<float*>(shared_vec);
   const std::int64_t t0 = static_cast<std::int64_t>(blockIdx.x) * TILE;
-  const gpu::TileSpan span = gpu::tile_span(t0, TILE, w);
+  const window::TileSpan span = window::tile_span(t0, TILE, w);
   float* ws = ys + span.count + SLACK;
-  gpu::stage_samples<THREADS>(s, span.first, span.count, ys);
+  window::stage_samples<THREADS>(s, span.first, span.count, ys);
   for (int j = static_cast<int>(threadIdx.x); j < w; j += THREADS) ws[j] = weights[j];
   __syncthreads();
 
@@ -99,7 +99,7 @@ void run_shared_window(const MovingAverageCall& call) {
   (void)gpu::resident_blocks_per_sm(reinterpret_cast<const void*>(moving_average_shared_window_kernel), THREADS,
                                     smem, name);
   detail::launch(name, moving_average_shared_window_kernel, dim3(static_cast<unsigned>(detail::div_up(n, TILE))),
-                 dim3(THREADS), smem, call.stream, n, gpu::samples_of(call), static_cast<const float*>(call.weights),
+                 dim3(THREADS), smem, call.stream, n, window::samples_of(call), static_cast<const float*>(call.weights),
                  w, static_cast<float*>(call.out));
 }
 

@@ -57,23 +57,23 @@ struct Sum {
 
 template <class Acc>
 std::size_t shared_bytes(int w) {
-  const gpu::TileSpan span = gpu::tile_span(0, TILE, w);
+  const window::TileSpan span = window::tile_span(0, TILE, w);
   // Staged floats, then S[0 .. count] padded (Acc, 8-byte aligned after the floats).
   const std::size_t floats = (static_cast<std::size_t>(span.count) * sizeof(float) + 15) / 16 * 16;
   return floats + (padded_host(static_cast<std::size_t>(span.count)) + 1) * sizeof(Acc);
 }
 
 template <class Acc>
-__global__ __launch_bounds__(THREADS) void moving_average_running_sum_tiled_kernel(gpu::Samples s,
+__global__ __launch_bounds__(THREADS) void moving_average_running_sum_tiled_kernel(window::Samples s,
                                                                                   const float* __restrict__ weights,
                                                                                   int w, float* __restrict__ out) {
   extern __shared__ float4 shared_vec[];
   __shared__ Acc warp_totals[THREADS / 32];
   float* ys = reinterpret_cast<float*>(shared_vec);
   const std::int64_t t0 = static_cast<std::int64_t>(blockIdx.x) * TILE;
-  const gpu::TileSpan span = gpu::tile_span(t0, TILE, w);
+  const window::TileSpan span = window::tile_span(t0, TILE, w);
   Acc* S = reinterpret_cast<Acc*>(ys + (span.count + 3) / 4 * 4);
-  gpu::stage_samples<THREADS>(s, span.first, span.count, ys);
+  window::stage_samples<THREADS>(s, span.first, span.count, ys);
   __syncthreads();
 
   // S[m] = ys[0] + ... + ys[m-1], chunk by chunk, carried across chunks.
@@ -119,7 +119,7 @@ void run_tiled(const MovingAverageCall& call, const char* name) {
   auto* kernel = moving_average_running_sum_tiled_kernel<Acc>;
   (void)gpu::resident_blocks_per_sm(reinterpret_cast<const void*>(kernel), THREADS, smem, name);
   detail::launch(name, kernel, dim3(static_cast<unsigned>(detail::div_up(n, TILE))), dim3(THREADS), smem,
-                 call.stream, n, gpu::samples_of(call), static_cast<const float*>(call.weights), w,
+                 call.stream, n, window::samples_of(call), static_cast<const float*>(call.weights), w,
                  static_cast<float*>(call.out));
 }
 

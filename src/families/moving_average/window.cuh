@@ -8,7 +8,7 @@
 
 #include "families/moving_average/contract.hpp"
 
-namespace tessera::moving_average_impl::gpu {
+namespace tessera::moving_average_impl::window {
 
 // The edge rule as kernels take it (a plain flag: no host enum in device code).
 struct Samples {
@@ -67,4 +67,4 @@ __host__ __device__ __forceinline__ TileSpan tile_span(std::int64_t t0, int tile
   return {first, offset, count};
 }
 
-}  // namespace tessera::moving_average_impl::gpu
+}  // namespace tessera::moving_average_impl::window
