@@ -31,7 +31,7 @@ using namespace tessera;
 using moving_average_impl::MovingAverageSpec;
 using moving_average_impl::MovingAverageVariant;
 using moving_average_impl::Precision;
-using GpuTest = tessera_test::GpuFixture<::testing::Test>;
+using MovingAverageGpu = tessera_test::GpuFixture<::testing::Test>;
 using tessera_test::device_sync;
 
 std::vector<float> random_samples(std::size_t n, unsigned seed) {
@@ -102,7 +102,7 @@ std::vector<float> run_variant(const MovingAverageVariant& v, const MovingAverag
   return got;
 }
 
-TEST_F(GpuTest, EveryVariantAtEdgeSizes) {
+TEST_F(MovingAverageGpu, EveryVariantAtEdgeSizes) {
   const std::size_t ns[] = {1, 2, 3, 5, 253, 254, 255, 257, 1791, 1792, 1793, 4095, 4096, 4097, 8193, 100003,
                             (std::size_t(1) << 20) + 7};
   unsigned seed = 100;
@@ -138,7 +138,7 @@ TEST_F(GpuTest, EveryVariantAtEdgeSizes) {
 
 // float4 paths and their scalar fallbacks: input and output 1, 2, 3 floats
 // past a 16-byte boundary.
-TEST_F(GpuTest, UnalignedPointers) {
+TEST_F(MovingAverageGpu, UnalignedPointers) {
   const std::size_t n = 10007;
   for (const auto& v : moving_average_impl::variants_ladder().all()) {
     if (v.info.backend != Backend::cuda) continue;
@@ -158,7 +158,7 @@ TEST_F(GpuTest, UnalignedPointers) {
 // global float prefix loses digits (|P| ~ 4e6, float spacing 0.25-0.5), the
 // tiled float prefix much fewer, the tiled double prefix none (each output
 // within 1 ulp of its correctly rounded value).
-TEST_F(GpuTest, RunningSumPrecisionOrdering) {
+TEST_F(MovingAverageGpu, RunningSumPrecisionOrdering) {
   const std::size_t n = std::size_t(1) << 24, w = 1001;
   const auto x = random_samples(n, 77);
   const auto k = window_of(w, true, 0);
@@ -184,7 +184,7 @@ TEST_F(GpuTest, RunningSumPrecisionOrdering) {
 }
 
 // A variant's run only enqueues: it captures into a graph.
-TEST_F(GpuTest, RunsCaptureIntoGraphs) {
+TEST_F(MovingAverageGpu, RunsCaptureIntoGraphs) {
   const std::size_t n = 50000, w = 201;
   const auto x = random_samples(n, 5);
   const auto k = window_of(w, true, 0);
@@ -207,7 +207,7 @@ TEST_F(GpuTest, RunsCaptureIntoGraphs) {
 
 // The public API: its picks, on device pointers, match the definition; with a
 // workspace of moving_average_workspace_bytes it allocates nothing.
-TEST_F(GpuTest, PublicApiPicksAndWorkspace) {
+TEST_F(MovingAverageGpu, PublicApiPicksAndWorkspace) {
   const std::size_t n = 300001;
   const auto x = random_samples(n, 9);
   DeviceBuffer<float> d_in(n), d_out(n);
@@ -234,7 +234,7 @@ TEST_F(GpuTest, PublicApiPicksAndWorkspace) {
     }
 }
 
-TEST_F(GpuTest, PublicApiRefusals) {
+TEST_F(MovingAverageGpu, PublicApiRefusals) {
   const std::size_t n = 1000;
   DeviceBuffer<float> d_in(n), d_out(n);
   const std::vector<float> k(5, 0.2f);
@@ -258,7 +258,7 @@ TEST_F(GpuTest, PublicApiRefusals) {
 }
 
 // The harness's quick verify (what compute-sanitizer runs) passes every GPU row.
-TEST_F(GpuTest, HarnessQuickVerify) {
+TEST_F(MovingAverageGpu, HarnessQuickVerify) {
   harness::RunOptions o;
   o.gpu = true;
   o.quick = true;
