@@ -1,8 +1,9 @@
 // Step 5 — a box filter (every weight c) as a running sum from one prefix
 // over the whole array: P[m] = x[0] + ... + x[m-1] by tessera's own scan
-// (tessera::inclusive_scan, float), then out[i] = c * (P[min(i+h+1, n)] -
-// P[max(i-h, 0)]), plus c * x[0] per clamped sample left of the array and
-// c * x[n-1] per one right of it (Edge::clamp). O(1) per output whatever w.
+// (the variant tessera::inclusive_scan picks for a float sum), then
+// out[i] = c * (P[min(i+h+1, n)] - P[max(i-h, 0)]), plus c * x[0] per
+// clamped sample left of the array and c * x[n-1] per one right of it
+// (Edge::clamp). O(1) per output whatever w.
 //
 // What it changes over step 4: the cost no longer grows with w. What it
 // costs: (1) traffic: the scan reads n and writes n, the difference reads 2n
@@ -10,16 +11,17 @@
 // at best); (2) precision: P[i] grows with i (to ~0.25 n for the bench's
 // data, ~6.7e7 at 2^28 samples, where a float's spacing is 8), and the
 // difference of two such prefixes keeps their absolute error while the
-// window sum is small: the error of an output grows like eps * |P|, not eps
-// * |window| (measured: docs/moving_average.md, "Precision"). Step 6 removes
-// both costs.
+// window sum is small: the error of an output grows like eps * |P|, not
+// eps * |window| (docs/moving_average.md, "Precision"). Step 6 removes both
+// costs.
 #include <cuda_runtime_api.h>
 
 #include "families/moving_average/cuda_rungs.hpp"
 #include "families/moving_average/window.cuh"
 #include "tessera/blocks/launch.cuh"
 #include "tessera/core/cuda_check.hpp"
-#include "tessera/scan.hpp"
+#include "families/scan/contract.hpp"
+#include "families/scan/policy.hpp"
 
 namespace tessera::moving_average_impl {
 
@@ -46,12 +48,14 @@ __global__ __launch_bounds__(THREADS) void moving_average_prefix_difference_kern
   out[i] = weights[0] * sum;
 }
 
-ScanOptions scan_options(const MovingAverageCall* call) {
-  ScanOptions o;
-  o.op = Op::sum;
-  o.accum = Accum::native;
-  if (call != nullptr) o.stream = call->stream;
-  return o;
+// The float prefix: the scan ladder's own pick for a float sum of n
+// elements (what tessera::inclusive_scan runs), called through the scan
+// family's contract, whose runs only enqueue (graph-capturable; the public
+// call also checks pointer kinds, which a capture must not do).
+scan_impl::ScanSpec scan_spec(std::size_t n) { return {Dtype::f32, Op::sum, Accum::native, false, n}; }
+const scan_impl::ScanVariant& scan_variant(std::size_t n) {
+  return scan_impl::variants_ladder().at(scan_impl::policy_pick(scan_spec(n), true),
+                                        "moving_average running_sum_global");
 }
 
 }  // namespace
@@ -60,18 +64,16 @@ bool supports_running_sum_global(const MovingAverageSpec& spec) { return spec.dt
 
 std::size_t ws_running_sum_global(const MovingAverageSpec& spec) {
   if (spec.n == 0) return 0;
-  return prefix_bytes(spec.n) + scan_workspace_bytes<float>(spec.n, scan_options(nullptr));
+  return prefix_bytes(spec.n) + scan_variant(spec.n).workspace_bytes(scan_spec(spec.n));
 }
 
 void run_running_sum_global(const MovingAverageCall& call) {
   const std::size_t n = call.spec.n;
   if (n == 0) return;
   auto* prefix = static_cast<float*>(call.workspace);
-  ScanOptions o = scan_options(&call);
-  o.workspace = {static_cast<unsigned char*>(call.workspace) + prefix_bytes(n),
-                 scan_workspace_bytes<float>(n, scan_options(nullptr))};
   TESSERA_CUDA(cudaMemsetAsync(prefix, 0, sizeof(float), call.stream));  // P[0] = 0
-  inclusive_scan(static_cast<const float*>(call.in), n, prefix + 1, o);
+  void* scan_workspace = static_cast<unsigned char*>(call.workspace) + prefix_bytes(n);
+  scan_variant(n).run({scan_spec(n), call.in, prefix + 1, scan_workspace, call.stream});
   detail::launch("moving_average_prefix_difference_kernel", moving_average_prefix_difference_kernel,
                  dim3(static_cast<unsigned>(detail::div_up(n, THREADS))), dim3(THREADS), 0, call.stream, n,
                  window::samples_of(call), prefix, static_cast<const float*>(call.weights),
