@@ -27,6 +27,10 @@ namespace {
 constexpr int THREADS = 256;
 constexpr int R = 7;                 // outputs per thread: odd (conflict-free), 7 FMAs per shared read
 constexpr int TILE = THREADS * R;    // 1792 outputs per block: a multiple of 4 (float4 stores)
+// 6 blocks of 256 threads per SM at most 42 registers each: narrow windows
+// need blocks in flight (their shared memory, ~7 KB, allows 8+), and the
+// batched staging would otherwise take 76 registers (3 blocks per SM).
+constexpr int MIN_BLOCKS = 6;
 static_assert(TILE % 4 == 0, "tiles start on 16-byte boundaries of the output");
 
 // Dynamic shared memory: the staged samples (tile + halo + alignment), one
@@ -38,7 +42,7 @@ std::size_t shared_bytes(int w) {
   return (static_cast<std::size_t>(span.count) + SLACK + static_cast<std::size_t>(w)) * sizeof(float);
 }
 
-__global__ __launch_bounds__(THREADS) void moving_average_shared_window_kernel(window::Samples s,
+__global__ __launch_bounds__(THREADS, MIN_BLOCKS) void moving_average_shared_window_kernel(window::Samples s,
                                                                               const float* __restrict__ weights,
                                                                               int w, float* __restrict__ out) {
   extern __shared__ float4 shared_vec[];

@@ -31,23 +31,38 @@ __device__ __forceinline__ float load_sample(const Samples& s, std::int64_t g) {
 // floor(g / 4) * 4 for a signed g: the 16-byte boundary at or below sample g.
 __host__ __device__ __forceinline__ std::int64_t floor4(std::int64_t g) { return g >= 0 ? g & ~std::int64_t(3) : -((-g + 3) & ~std::int64_t(3)); }
 
+// Four samples from g (a multiple of 4): one float4 load when they lie
+// inside [0, n) of a 16-byte aligned input, else sample by sample (the
+// edges, an unaligned input).
+__device__ __forceinline__ float4 load_four(const Samples& s, std::int64_t g, bool vec) {
+  if (vec && g >= 0 && static_cast<std::size_t>(g) + 4 <= s.n) return __ldg(reinterpret_cast<const float4*>(s.in + g));
+  return make_float4(load_sample(s, g), load_sample(s, g + 1), load_sample(s, g + 2), load_sample(s, g + 3));
+}
+
 // Stages samples [first, first + count) into ys[0, count): first a multiple
 // of 4, count a multiple of 4, ys 16-byte aligned. Every thread of the block
-// calls (THREADS threads); the caller's barrier publishes ys. Four samples
-// inside [0, n) of a 16-byte aligned input are one float4 load; the rest
-// (the edges, an unaligned input) read sample by sample.
-template <int THREADS>
+// calls (THREADS threads); the caller's barrier publishes ys. Loads go in
+// batches of BATCH float4 per thread, all issued before the first shared
+// store: a loop of load-then-store would keep one 16-byte load in flight
+// per thread, too few to cover DRAM latency when shared memory limits the
+// block to 3-4 per SM (the tiled running sum at w = 1001).
+template <int THREADS, int BATCH = 4>
 __device__ __forceinline__ void stage_samples(const Samples& s, std::int64_t first, int count, float* ys) {
   const bool vec = (reinterpret_cast<std::uintptr_t>(s.in) & 15) == 0;
-  for (int q = static_cast<int>(threadIdx.x); q < count / 4; q += THREADS) {
-    const std::int64_t g = first + 4 * q;
-    float4 v;
-    if (vec && g >= 0 && static_cast<std::size_t>(g) + 4 <= s.n) {
-      v = __ldg(reinterpret_cast<const float4*>(s.in + g));
-    } else {
-      v = make_float4(load_sample(s, g), load_sample(s, g + 1), load_sample(s, g + 2), load_sample(s, g + 3));
+  const int vectors = count / 4;
+  float4* ys4 = reinterpret_cast<float4*>(ys);
+  for (int q0 = static_cast<int>(threadIdx.x); q0 < vectors; q0 += THREADS * BATCH) {
+    float4 v[BATCH];
+#pragma unroll
+    for (int b = 0; b < BATCH; ++b) {
+      const int q = q0 + b * THREADS;
+      if (q < vectors) v[b] = load_four(s, first + 4 * static_cast<std::int64_t>(q), vec);
     }
-    reinterpret_cast<float4*>(ys)[q] = v;
+#pragma unroll
+    for (int b = 0; b < BATCH; ++b) {
+      const int q = q0 + b * THREADS;
+      if (q < vectors) ys4[q] = v[b];
+    }
   }
 }
 
