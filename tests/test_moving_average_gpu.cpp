@@ -13,6 +13,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "families/moving_average/contract.hpp"
@@ -136,6 +137,53 @@ TEST_F(MovingAverageGpu, EveryVariantAtEdgeSizes) {
   EXPECT_GT(runs, 200);
 }
 
+// Double samples on the GPU: shared_window (direct, double FMAs) and
+// running_sum_tiled (double prefixes), within a few double roundings of the
+// window sums, at edge sizes and with the input one element off alignment.
+TEST_F(MovingAverageGpu, DoubleVariants) {
+  const std::size_t ns[] = {1, 3, 255, 1793, 4097, 8193, 100003};
+  unsigned seed = 500;
+  int runs = 0;
+  for (const char* name : {"shared_window", "running_sum_tiled"}) {
+    const auto& v = moving_average_impl::variants_ladder().at(name, "test");
+    for (std::size_t n : ns)
+      for (std::size_t w : {std::size_t(1), std::size_t(3), std::size_t(31), std::size_t(1001), n % 2 ? n : n - 1}) {
+        if (w > n || w > 8191) continue;
+        for (std::size_t off : {std::size_t(0), std::size_t(1)}) {
+          const auto xf = random_samples(n, ++seed);
+          const std::vector<double> x(xf.begin(), xf.end());
+          const bool box = std::string_view(name) == "running_sum_tiled" || seed % 2 == 0;
+          std::vector<double> k(w, 1.0 / double(w));
+          if (!box)
+            for (std::size_t j = 0; j < w; ++j) k[j] = (double(j % 7) - 2.5) / double(w);
+          bool uniform = true;
+          for (double c : k) uniform = uniform && c == k[0];
+          const MovingAverageSpec s{Dtype::f64, n, w, off ? Edge::clamp : Edge::zero, uniform};
+          ASSERT_TRUE(v.supports(s)) << name;
+          DeviceBuffer<double> d_in(n + off), d_out(n), d_k(w);
+          TESSERA_CUDA(cudaMemcpy(d_in.data() + off, x.data(), n * 8, cudaMemcpyHostToDevice));
+          d_k.upload(k.data(), w);
+          d_out.fill_bytes(0xFF);
+          device_sync();
+          v.run({s, d_in.data() + off, d_out.data(), d_k.data(), nullptr, stream()});
+          TESSERA_CUDA(cudaStreamSynchronize(stream()));
+          std::vector<double> got(n), ref(n), mag(n);
+          d_out.download(got.data(), n);
+          moving_average_impl::cpu::window_sums_f64(x.data(), s, k.data(), false, 0, n, ref.data());
+          moving_average_impl::cpu::window_sums_f64(x.data(), s, k.data(), true, 0, n, mag.data());
+          ++runs;
+          for (std::size_t i = 0; i < n; ++i) {
+            // Running sums: the tile's prefix (at most 4104 + w samples, |x| < 1.5) bounds the cancellation.
+            const double m = v.precision == Precision::tile_prefix ? 1.5 * std::fabs(k[0]) * double(4104 + w) : mag[i];
+            ASSERT_LE(std::fabs(got[i] - ref[i]), 1e-13 * m + 1e-15 * std::fabs(ref[i]))
+                << name << " n=" << n << " w=" << w << " i=" << i;
+          }
+        }
+      }
+  }
+  EXPECT_GT(runs, 40);
+}
+
 // float4 paths and their scalar fallbacks: input and output 1, 2, 3 floats
 // past a 16-byte boundary.
 TEST_F(MovingAverageGpu, UnalignedPointers) {
@@ -247,14 +295,15 @@ TEST_F(MovingAverageGpu, PublicApiRefusals) {
   EXPECT_TRUE(tessera_test::has_substr(msg(d_in.data(), d_out.data(), {.variant = "juxtaposed_halo"}),
                                        "does not support"));
   EXPECT_TRUE(tessera_test::has_substr(msg(d_in.data(), d_in.data(), {}), "overlap"));
-  // Double on the GPU: the cpu_ rungs only.
+  // Double on the GPU: the seed's 3-point rungs are float only.
   DeviceBuffer<double> d_dbl(n), d_dbl_out(n);
-  const std::vector<double> kd(5, 0.2);
+  const std::vector<double> kd(3, 0.25);
   EXPECT_TRUE(tessera_test::has_substr(tessera_test::error_message([&] {
                                          tessera::moving_average(d_dbl.data(), n, d_dbl_out.data(),
-                                                                 std::span<const double>(kd), {});
+                                                                 std::span<const double>(kd),
+                                                                 {.variant = "overlapping_blocks"});
                                        }),
-                                       "does not support"));
+                                       "does not support double"));
 }
 
 // The harness's quick verify (what compute-sanitizer runs) passes every GPU row.

@@ -11,8 +11,9 @@
 // options.edge: Edge::zero reads them as 0, Edge::clamp as the nearest end
 // sample (in[0] on the left, in[n-1] on the right).
 //
-// Types: float on the GPU; float and double on the CPU variants (cpu_*,
-// host pointers). Weights are host memory, `w` values of the element type;
+// Types: float and double (every variant takes float; the seed's 3-point
+// rungs, the global running sum and the float-accumulated tiled one take
+// float only). Weights are host memory, `w` values of the element type;
 // w must be odd, at least 1 and at most n. When every weight is the same
 // (a box filter) the wide-window variants compute a running sum instead of
 // w products per sample; which variant the API picks for which w is
@@ -56,7 +57,7 @@ struct MovingAverageOptions {
   Workspace workspace = {};  // optional scratch of moving_average_workspace_bytes<T>(n, w, options) bytes
 };
 
-// T: float (every variant) or double (the cpu_ variants).
+// T: float or double.
 template <class T>
 void moving_average(const T* in, std::size_t n, T* out, std::span<const T> weights,
                     const MovingAverageOptions& options = {});

@@ -25,7 +25,7 @@ namespace {
 // 256 threads: the seed's BLOCK_SIZE_X; 8 blocks fill an H100 SM.
 constexpr int BLOCK = 256;
 
-__global__ __launch_bounds__(BLOCK) void moving_average_juxtaposed_halo_kernel(window::Samples s,
+__global__ __launch_bounds__(BLOCK) void moving_average_juxtaposed_halo_kernel(window::Samples<float> s,
                                                                               const float* __restrict__ weights,
                                                                               float* __restrict__ out) {
   __shared__ float tile[BLOCK];
@@ -50,7 +50,7 @@ void run_juxtaposed_halo(const MovingAverageCall& call) {
   if (n == 0) return;
   detail::launch("moving_average_juxtaposed_halo_kernel", moving_average_juxtaposed_halo_kernel,
                  dim3(static_cast<unsigned>(detail::div_up(n, BLOCK))), dim3(BLOCK), 0, call.stream, n,
-                 window::samples_of(call), static_cast<const float*>(call.weights), static_cast<float*>(call.out));
+                 window::samples_of<float>(call), static_cast<const float*>(call.weights), static_cast<float*>(call.out));
 }
 
 }  // namespace tessera::moving_average_impl

@@ -22,7 +22,7 @@ namespace {
 constexpr int BSX = 256;        // threads (and samples) per block
 constexpr int OUTS = BSX - 2;   // outputs per block: all but the two halo threads
 
-__global__ __launch_bounds__(BSX) void moving_average_overlapping_blocks_kernel(window::Samples s,
+__global__ __launch_bounds__(BSX) void moving_average_overlapping_blocks_kernel(window::Samples<float> s,
                                                                                const float* __restrict__ weights,
                                                                                float* __restrict__ out) {
   __shared__ float tile[BSX];
@@ -42,7 +42,7 @@ void run_overlapping_blocks(const MovingAverageCall& call) {
   if (n == 0) return;
   detail::launch("moving_average_overlapping_blocks_kernel", moving_average_overlapping_blocks_kernel,
                  dim3(static_cast<unsigned>(detail::div_up(n, OUTS))), dim3(BSX), 0, call.stream, n,
-                 window::samples_of(call), static_cast<const float*>(call.weights), static_cast<float*>(call.out));
+                 window::samples_of<float>(call), static_cast<const float*>(call.weights), static_cast<float*>(call.out));
 }
 
 }  // namespace tessera::moving_average_impl

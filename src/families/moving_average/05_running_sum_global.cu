@@ -33,7 +33,7 @@ constexpr std::size_t ALIGN = 256;  // the scan's workspace after the prefix, 25
 std::size_t prefix_bytes(std::size_t n) { return ((n + 1) * sizeof(float) + ALIGN - 1) / ALIGN * ALIGN; }
 
 __global__ __launch_bounds__(THREADS) void moving_average_prefix_difference_kernel(
-    window::Samples s, const float* __restrict__ prefix, const float* __restrict__ weights, int half,
+    window::Samples<float> s, const float* __restrict__ prefix, const float* __restrict__ weights, int half,
     float* __restrict__ out) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * THREADS + threadIdx.x;
   if (i >= s.n) return;
@@ -76,7 +76,7 @@ void run_running_sum_global(const MovingAverageCall& call) {
   scan_variant(n).run({scan_spec(n), call.in, prefix + 1, scan_workspace, call.stream});
   detail::launch("moving_average_prefix_difference_kernel", moving_average_prefix_difference_kernel,
                  dim3(static_cast<unsigned>(detail::div_up(n, THREADS))), dim3(THREADS), 0, call.stream, n,
-                 window::samples_of(call), prefix, static_cast<const float*>(call.weights),
+                 window::samples_of<float>(call), prefix, static_cast<const float*>(call.weights),
                  static_cast<int>(call.spec.half()), static_cast<float*>(call.out));
 }
 

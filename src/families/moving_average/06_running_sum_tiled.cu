@@ -58,13 +58,13 @@ __host__ __device__ __forceinline__ int padded(int m) { return m + (m >> 3); }
 // ys's 16-byte alignment. Saves the 4 bytes per sample the samples took
 // apart: 46 KB instead of 66 KB at w = 1001 (4 blocks per SM, not 3).
 constexpr int SLACK = 32;
-template <class Acc>
+template <class T, class Acc>
 struct TiledLayout {
   int bytes;     // dynamic shared memory
   int ys_bytes;  // where the staged samples start (16-byte aligned)
   __host__ __device__ explicit TiledLayout(int count) {
     bytes = ((padded(count) + 1) * static_cast<int>(sizeof(Acc)) + SLACK + 15) / 16 * 16;
-    ys_bytes = bytes - 4 * count;  // count is a multiple of 4: 16-byte aligned
+    ys_bytes = bytes - static_cast<int>(sizeof(T)) * count;  // count is a multiple of 4: 16-byte aligned
   }
 };
 
@@ -75,22 +75,23 @@ struct Sum {
   __device__ __forceinline__ Acc combine(Acc a, Acc b) const { return a + b; }
 };
 
-template <class Acc>
+template <class T, class Acc>
 std::size_t shared_bytes(int w) {
-  return static_cast<std::size_t>(TiledLayout<Acc>(window::tile_span(0, TILE, w).count).bytes);
+  return static_cast<std::size_t>(TiledLayout<T, Acc>(window::tile_span(0, TILE, w).count).bytes);
 }
 
-template <class Acc>
-__global__ __launch_bounds__(THREADS) void moving_average_running_sum_tiled_kernel(window::Samples s,
-                                                                                  const float* __restrict__ weights,
-                                                                                  int w, float* __restrict__ out) {
+// 4 blocks of 256 threads per SM: at most 64 registers (62 without the bound).
+template <class T, class Acc>
+__global__ __launch_bounds__(THREADS, 4) void moving_average_running_sum_tiled_kernel(window::Samples<T> s,
+                                                                                     const T* __restrict__ weights,
+                                                                                     int w, T* __restrict__ out) {
   extern __shared__ float4 shared_vec[];
   __shared__ Acc warp_totals[THREADS / 32];
   const std::int64_t t0 = static_cast<std::int64_t>(blockIdx.x) * TILE;
   const window::TileSpan span = window::tile_span(t0, TILE, w);
-  const TiledLayout<Acc> layout(span.count);
+  const TiledLayout<T, Acc> layout(span.count);
   Acc* S = reinterpret_cast<Acc*>(shared_vec);
-  float* ys = reinterpret_cast<float*>(reinterpret_cast<unsigned char*>(shared_vec) + layout.ys_bytes);
+  T* ys = reinterpret_cast<T*>(reinterpret_cast<unsigned char*>(shared_vec) + layout.ys_bytes);
   window::stage_samples<THREADS>(s, span.first, span.count, ys);
   __syncthreads();
 
@@ -100,20 +101,18 @@ __global__ __launch_bounds__(THREADS) void moving_average_running_sum_tiled_kern
   if (threadIdx.x == 0) S[0] = 0;
   for (int c0 = 0; c0 < span.count; c0 += CHUNK) {
     const int m0 = c0 + static_cast<int>(threadIdx.x) * ITEMS;
-    // Two float4 reads (m0 is a multiple of 8, count of 4: each float4 is
-    // wholly inside or past the staged samples); lanes 32 bytes apart cost
-    // 2 shared-memory wavefronts per quarter warp instead of 8 scalar reads'
-    // 8-way conflicts.
+    // Quads of 16-byte reads (m0 is a multiple of 8, count of 4: each quad
+    // is wholly inside or past the staged samples); for floats, lanes 32
+    // bytes apart cost 2 shared-memory wavefronts per quarter warp instead
+    // of 8 scalar reads' 8-way conflicts.
     Acc v[ITEMS];
     Acc thread_sum = 0;
 #pragma unroll
     for (int q = 0; q < ITEMS / 4; ++q) {
-      const float4 f4 = m0 + 4 * q < span.count ? reinterpret_cast<const float4*>(ys + m0)[q]
-                                                : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-      v[4 * q] = static_cast<Acc>(f4.x);
-      v[4 * q + 1] = static_cast<Acc>(f4.y);
-      v[4 * q + 2] = static_cast<Acc>(f4.z);
-      v[4 * q + 3] = static_cast<Acc>(f4.w);
+      window::Four<T> f4 = {{T(0), T(0), T(0), T(0)}};
+      if (m0 + 4 * q < span.count) f4 = window::read_four(ys + m0 + 4 * q);
+#pragma unroll
+      for (int e = 0; e < 4; ++e) v[4 * q + e] = static_cast<Acc>(f4.v[e]);
     }
 #pragma unroll
     for (int k = 0; k < ITEMS; ++k) thread_sum += v[k];
@@ -134,35 +133,42 @@ __global__ __launch_bounds__(THREADS) void moving_average_running_sum_tiled_kern
   for (int r = 0; r < OUTS; ++r) {
     const int k = r * THREADS + static_cast<int>(threadIdx.x);
     const std::size_t i = static_cast<std::size_t>(t0) + k;
-    if (i < s.n) out[i] = static_cast<float>(c * (S[padded(span.offset + k + w)] - S[padded(span.offset + k)]));
+    if (i < s.n) out[i] = static_cast<T>(c * (S[padded(span.offset + k + w)] - S[padded(span.offset + k)]));
   }
 }
 
-template <class Acc>
+template <class T, class Acc>
 void run_tiled(const MovingAverageCall& call, const char* name) {
   const std::size_t n = call.spec.n;
   if (n == 0) return;
   const int w = static_cast<int>(call.spec.w);
-  const std::size_t smem = shared_bytes<Acc>(w);
-  auto* kernel = moving_average_running_sum_tiled_kernel<Acc>;
+  const std::size_t smem = shared_bytes<T, Acc>(w);
+  auto* kernel = moving_average_running_sum_tiled_kernel<T, Acc>;
   (void)gpu::resident_blocks_per_sm(reinterpret_cast<const void*>(kernel), THREADS, smem, name);
   detail::launch(name, kernel, dim3(static_cast<unsigned>(detail::div_up(n, TILE))), dim3(THREADS), smem,
-                 call.stream, n, window::samples_of(call), static_cast<const float*>(call.weights), w,
-                 static_cast<float*>(call.out));
+                 call.stream, n, window::samples_of<T>(call), static_cast<const T*>(call.weights), w,
+                 static_cast<T*>(call.out));
 }
 
 }  // namespace
 
-bool supports_running_sum_tiled(const MovingAverageSpec& spec) {
+bool supports_running_sum_tiled_float(const MovingAverageSpec& spec) {
   return spec.dtype == Dtype::f32 && spec.uniform && spec.w <= MAX_TILED_W;
 }
 
+// Doubles accumulate in double: the same kernel on double samples.
+bool supports_running_sum_tiled(const MovingAverageSpec& spec) {
+  return (spec.dtype == Dtype::f32 || spec.dtype == Dtype::f64) && spec.uniform && spec.w <= MAX_TILED_W;
+}
+
 void run_running_sum_tiled_float(const MovingAverageCall& call) {
-  run_tiled<float>(call, "moving_average_running_sum_tiled_kernel<float>");
+  run_tiled<float, float>(call, "moving_average_running_sum_tiled_kernel<float, float>");
 }
 
 void run_running_sum_tiled(const MovingAverageCall& call) {
-  run_tiled<double>(call, "moving_average_running_sum_tiled_kernel<double>");
+  if (call.spec.dtype == Dtype::f64)
+    run_tiled<double, double>(call, "moving_average_running_sum_tiled_kernel<double, double>");
+  else run_tiled<float, double>(call, "moving_average_running_sum_tiled_kernel<float, double>");
 }
 
 }  // namespace tessera::moving_average_impl

@@ -328,10 +328,12 @@ CheckResult MovingAverageInstance::check(stream_t stream) {
   return problem_.compare(got.data(), variant_);
 }
 
-// Types: float by default (the GPU's); --type double runs the CPU rungs on doubles.
-std::vector<Dtype> types_of(const RunOptions& o) {
+// Types: --type float or double; otherwise float and double for verify,
+// float for bench (the targets' type).
+std::vector<Dtype> types_of(const RunOptions& o, bool verify) {
   if (o.op || o.accum) return {};
   if (o.type) return *o.type == Dtype::f32 || *o.type == Dtype::f64 ? std::vector<Dtype>{*o.type} : std::vector<Dtype>{};
+  if (verify) return {Dtype::f32, Dtype::f64};
   return {Dtype::f32};
 }
 
@@ -350,7 +352,7 @@ class MovingAveragePattern final : public Pattern {
     else ws.assign(std::begin(VERIFY_WS), std::end(VERIFY_WS));
     std::vector<ProblemFactory> out;
     std::size_t k = 0;
-    for (Dtype t : types_of(o)) {
+    for (Dtype t : types_of(o, true)) {
       for (std::size_t n : ns) {
         // Every listed w that fits, and the widest odd window (w = n or n - 1).
         std::vector<std::size_t> fit;
@@ -379,7 +381,7 @@ class MovingAveragePattern final : public Pattern {
     auto add = [&](Dtype t, std::size_t w, Weights k) {
       if (w <= n) out.push_back(factory({t, n, w, Edge::zero, k}, o.seed, o.gpu));
     };
-    const auto types = types_of(o);
+    const auto types = types_of(o, false);
     if (o.headline) {  // the two targets
       if (types.empty()) return out;
       add(types[0], 3, Weights::box);
