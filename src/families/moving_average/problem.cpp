@@ -4,8 +4,9 @@
 // every output and the precision report, the cost model.
 //
 // Check: output i is within
-//   eps_out * |ref_i| + eps_acc * (16 + 4 sqrt(terms)) * M_i
-// of the double reference, where M_i and `terms` follow the variant's
+//   eps_out * |ref_i| + eps_acc * (16 + 4 sqrt(terms) + repeats) * M_i
+// of the double reference (repeats: the samples a clamped edge repeats,
+// whose roundings add up in step), where M_i and `terms` follow the variant's
 // Precision (contract.hpp): the window's absolute sum A_i = sum |w_j x_j| and
 // w terms for direct sums; the absolute sum of the samples the prefix spans
 // (times |c|) and that many terms for running sums, so a correct running sum
@@ -227,7 +228,13 @@ class MovingAverageProblem final : public Problem {
         terms = double(i + case_.w);
         magnitude = c_abs_ * abs_sum(std::min<std::int64_t>(0, gi - h), gi + h + 1);
       }
-      const double tol = eps_out * std::fabs(ref_[i]) + eps_acc * (16.0 + 4.0 * std::sqrt(terms)) * magnitude;
+      // Clamped edges repeat one sample: their roundings add up in step
+      // (linearly), the others' like a random walk.
+      const double repeats = case_.edge == Edge::clamp
+                                 ? double(std::max<std::int64_t>(0, h - gi) + std::max<std::int64_t>(0, gi + h + 1 - n))
+                                 : 0.0;
+      const double tol =
+          eps_out * std::fabs(ref_[i]) + eps_acc * (16.0 + 4.0 * std::sqrt(terms) + repeats) * magnitude;
       const double rel = abs_[i] > 0 ? err / abs_[i] : err;
       max_rel = std::max(max_rel, std::isnan(rel) ? std::numeric_limits<double>::infinity() : rel);
       sum_rel2 += rel * rel;
