@@ -22,5 +22,6 @@ std::unique_ptr<Pattern> make_spmv_batched_pattern();
 std::unique_ptr<Pattern> make_stencil7_pattern();
 std::unique_ptr<Pattern> make_convnet_pattern();
 std::unique_ptr<Pattern> make_cutoff_pattern();
+std::unique_ptr<Pattern> make_moving_average_pattern();
 
 }  // namespace tessera::harness
