@@ -92,7 +92,8 @@ std::string spmv_default_variant(Dtype type, std::int64_t rows, std::int64_t col
 // synchronisation) and, unless options.variant names one, picks by the
 // statistics (mean, coefficient of variation, max; policy.hpp's plan rules,
 // docs/spmv.md): short rows -> csr_scalar_guarded, regular rows -> jds,
-// irregular -> csr_nnz_split. A format variant (jds, sell_c_sigma, ell, hyb,
+// irregular -> csr_nnz_split; on host arrays (GPU present or not) the CPU
+// variants. A format variant (jds, sell_c_sigma, ell, hyb,
 // coo_*, jds_ell_sections, cusparse_spmv's descriptors) is converted here,
 // once, into device memory the plan owns and frees in its destructor
 // (footprint_bytes(): the format's bytes; 0 for CSR variants, which run on

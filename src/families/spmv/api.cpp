@@ -97,7 +97,11 @@ void plan_entry_build(PlanState& p, const SpmvOptions& o) {
   check_shape(s, PLAN_NAME);
   check_matrix_pointers(s, p.arrays, PLAN_NAME);
   const SpmvVariant* named = o.variant.empty() ? nullptr : &resolve(s, o.variant, PLAN_NAME);
-  const bool on_gpu = named ? named->info.backend != Backend::cpu : api::gpu_present();
+  // Unnamed, the plan runs where the arrays live: host arrays take the CPU
+  // variants even where a GPU is present.
+  const bool on_gpu = named ? named->info.backend != Backend::cpu
+                            : api::gpu_present() && p.arrays.row_offsets != nullptr &&
+                                  api::memory_of(p.arrays.row_offsets) == api::Memory::device;
   const auto stream = static_cast<cudaStream_t>(o.stream);
   if (on_gpu) {
     // The statistics kernel reads the offsets before any variant is chosen.
