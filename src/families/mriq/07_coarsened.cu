@@ -10,7 +10,7 @@
 namespace tessera::mriq_impl {
 
 void run_coarsened(const MriqCall& call) {
-  run_aos<true, 4, 0, SincosMode::precise>(call, "mriq aos_kernel<constant, 4 voxels, precise>");
+  run_aos<true, VOXELS_PER_THREAD, 0, SincosMode::precise>(call, "mriq aos_kernel<constant, 4 voxels, precise>");
 }
 
 }  // namespace tessera::mriq_impl

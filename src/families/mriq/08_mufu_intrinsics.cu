@@ -12,7 +12,7 @@
 namespace tessera::mriq_impl {
 
 void run_mufu_intrinsics(const MriqCall& call) {
-  run_aos<true, 4, 0, SincosMode::mufu>(call, "mriq aos_kernel<constant, 4 voxels, mufu>");
+  run_aos<true, VOXELS_PER_THREAD, 0, SincosMode::mufu>(call, "mriq aos_kernel<constant, 4 voxels, mufu>");
 }
 
 }  // namespace tessera::mriq_impl

@@ -11,7 +11,7 @@
 namespace tessera::mriq_impl {
 
 void run_global_aos(const MriqCall& call) {
-  run_aos<false, 4, 0, SincosMode::mufu>(call, "mriq aos_kernel<global, 4 voxels, mufu>");
+  run_aos<false, VOXELS_PER_THREAD, 0, SincosMode::mufu>(call, "mriq aos_kernel<global, 4 voxels, mufu>");
 }
 
 }  // namespace tessera::mriq_impl

@@ -15,11 +15,11 @@
 namespace tessera::mriq_impl {
 
 void run_turns_mufu(const MriqCall& call) {
-  run_aos<false, 4, 0, SincosMode::turns_mufu>(call, "mriq aos_kernel<global, 4 voxels, turns mufu>");
+  run_aos<false, VOXELS_PER_THREAD, 0, SincosMode::turns_mufu>(call, "mriq aos_kernel<global, 4 voxels, turns mufu>");
 }
 
 void run_turns_poly(const MriqCall& call) {
-  run_aos<false, 4, 4, SincosMode::mufu>(call, "mriq aos_kernel<global, 4 voxels, poly>");
+  run_aos<false, VOXELS_PER_THREAD, 4, SincosMode::mufu>(call, "mriq aos_kernel<global, 4 voxels, poly>");
 }
 
 }  // namespace tessera::mriq_impl

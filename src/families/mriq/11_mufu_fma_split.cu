@@ -13,7 +13,8 @@
 namespace tessera::mriq_impl {
 
 void run_mufu_fma_split(const MriqCall& call) {
-  run_aos<false, 4, policy::POLY_OF_4, SincosMode::mufu>(call, "mriq aos_kernel<global, 4 voxels, mufu/fma split>");
+  run_aos<false, VOXELS_PER_THREAD, policy::POLY_OF_4, SincosMode::mufu>(
+      call, "mriq aos_kernel<global, 4 voxels, mufu/fma split>");
 }
 
 }  // namespace tessera::mriq_impl

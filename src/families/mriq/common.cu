@@ -56,6 +56,7 @@ namespace tessera::mriq_impl {
 std::size_t ws_none(const MriqSpec&) { return 0; }
 std::size_t ws_phi_mag_bytes(const MriqSpec& s) { return ws_phi_mag(s); }
 std::size_t ws_aos_bytes(const MriqSpec& s) { return ws_aos(s); }
+std::size_t ws_aos_split_bytes(const MriqSpec& s) { return ws_aos_split(s); }
 
 }  // namespace tessera::mriq_impl
 
@@ -77,6 +78,33 @@ void launch_first_nonfinite(const float* data, std::size_t n, unsigned long long
   const unsigned blocks = unsigned(std::min<std::size_t>(detail::div_up(n, BLOCK), 1024));
   detail::launch("mriq first_nonfinite_kernel", first_nonfinite_kernel, dim3(blocks), dim3(BLOCK), 0, stream, n, data,
                  n, first);
+}
+
+}  // namespace tessera::mriq_impl
+
+namespace tessera::mriq_impl {
+
+namespace {
+
+__global__ void sum_slices_kernel(const float* __restrict__ part, std::size_t slices, std::size_t num_x,
+                                  float* __restrict__ q_r, float* __restrict__ q_i) {
+  const std::size_t n = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (n >= num_x) return;
+  float r = 0, i = 0;
+  for (std::size_t s = 0; s < slices; ++s) {
+    r += part[s * num_x + n];
+    i += part[(slices + s) * num_x + n];
+  }
+  q_r[n] = r;
+  q_i[n] = i;
+}
+
+}  // namespace
+
+void launch_sum_slices(const MriqCall& call, const float* part, std::size_t slices) {
+  const std::size_t n = call.spec.num_x;
+  detail::launch("mriq sum_slices_kernel", sum_slices_kernel, dim3(unsigned(detail::div_up(n, BLOCK))), dim3(BLOCK),
+                 0, call.stream, n, part, slices, n, call.q_r, call.q_i);
 }
 
 }  // namespace tessera::mriq_impl

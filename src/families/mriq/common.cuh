@@ -5,6 +5,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 
 #include "families/mriq/contract.hpp"
@@ -21,14 +22,50 @@ constexpr int BLOCK = 256;
 // keeps its rounding error near sqrt(2048) + sqrt(128) ulps instead of
 // sqrt(262144).
 constexpr std::size_t CHUNK = 2048;
+// Voxels per thread of the coarsened rungs (steps 7-11), BLOCK apart.
+constexpr int VOXELS_PER_THREAD = 4;
 
 constexpr std::size_t round_up(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
 
 // Step 03-05's workspace: phiMag, one float per sample.
 inline std::size_t ws_phi_mag(const MriqSpec& s) { return s.num_k * sizeof(float); }
-// Step 06-10's: {kx', ky', kz', phiMag} per sample, padded with zero
+// Step 06-11's: {kx', ky', kz', phiMag} per sample, padded with zero
 // samples (phiMag 0: they add nothing) to a whole number of chunks.
 inline std::size_t ws_aos(const MriqSpec& s) { return round_up(s.num_k, CHUNK) * sizeof(float4); }
+
+// Steps 9-11 cut the samples into slices (grid.y) when the voxels alone,
+// 4 per thread, make fewer than SPLIT_BLOCKS blocks: 1024 blocks of 256 are
+// ~2 waves on an H100 at 4 resident blocks per SM (the kernel's 64
+// registers). A function of the shape only, so the workspace is known
+// before a device is. Slices are whole groups of 4 samples, at least 256.
+constexpr std::size_t SPLIT_BLOCKS = 1024;
+constexpr std::size_t MIN_SLICE = 256;
+struct SampleSlices {
+  std::size_t slices;
+  int slice_len;  // samples per slice, a multiple of 4
+};
+inline SampleSlices sample_slices(const MriqSpec& s) {
+  const std::size_t count = round_up(s.num_k, 4);
+  const std::size_t per_block = std::size_t(BLOCK) * VOXELS_PER_THREAD;
+  const std::size_t voxel_blocks = (s.num_x + per_block - 1) / per_block;
+  std::size_t want = voxel_blocks >= SPLIT_BLOCKS ? 1 : (SPLIT_BLOCKS + voxel_blocks - 1) / voxel_blocks;
+  want = std::max<std::size_t>(1, std::min(want, count / MIN_SLICE));
+  const std::size_t len = round_up((count + want - 1) / want, 4);
+  return {(count + len - 1) / len, int(len)};
+}
+// The workspace of steps 9-11: the packed samples, then the slices' partial
+// sums (real parts of every slice, then imaginary parts) when there are
+// several.
+inline std::size_t ws_aos_split(const MriqSpec& s) {
+  const std::size_t slices = sample_slices(s).slices;
+  return ws_aos(s) + (slices > 1 ? 2 * slices * s.num_x * sizeof(float) : 0);
+}
+inline float* partials_of(const MriqCall& c) {
+  return reinterpret_cast<float*>(static_cast<char*>(c.workspace) + ws_aos(c.spec));
+}
+// Q[n] = sum over slices s, in order, of part[s * num_x + n] (and the
+// imaginary parts after the real ones).
+void launch_sum_slices(const MriqCall& call, const float* part, std::size_t slices);
 
 // Q = 0 for every voxel (num_k = 0, and the accumulating rungs' start).
 void zero_outputs(const MriqCall& call);

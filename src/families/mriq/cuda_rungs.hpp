@@ -14,6 +14,7 @@ namespace tessera::mriq_impl {
 std::size_t ws_none(const MriqSpec&);
 std::size_t ws_phi_mag_bytes(const MriqSpec&);
 std::size_t ws_aos_bytes(const MriqSpec&);
+std::size_t ws_aos_split_bytes(const MriqSpec&);
 
 void run_scatter_atomics(const MriqCall& call);  // 02
 void run_fission_gather(const MriqCall& call);   // 03

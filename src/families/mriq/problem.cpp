@@ -192,7 +192,8 @@ class MriqProblem final : public Problem {
     r.ok = rel <= TOLERANCE;
     const std::string which = checked_.size() == shape_.num_x
                                   ? fmt::format("all {} voxels", shape_.num_x)
-                                  : fmt::format("{} sampled voxels of {}, origin included", checked_.size(), shape_.num_x);
+                                  : fmt::format("{} sampled voxels of {}, origin included", checked_.size(),
+                                                shape_.num_x);
     r.note = fmt::format("max error {:.2e} of max|Q| = {:.4g} ({})", rel, max_q_, which);
     if (!r.ok && !checked_.empty())
       r.detail = fmt::format("voxel {}: Q = ({}, {}), double reference ({:.9g}, {:.9g}): error {:.3e} of max|Q| "
@@ -364,7 +365,8 @@ class MriqPattern final : public Pattern {
     const double checked = double(checked_count(s));
     return {shape_label(s), [=] { return std::make_unique<MriqProblem>(s, seed, gpu); },
             {.host_bytes = in + 3 * out + 24 * checked,
-             .device_bytes = gpu ? in + out + 16.0 * double(s.num_k) + 32768.0 : 0,
+             // packed samples (16 B each, whole chunks) and the slices' partial sums
+             .device_bytes = gpu ? in + out + 16.0 * double(s.num_k) + 32768.0 + 8.0 * double(s.num_x) + 8388608.0 : 0,
              .host_flops = REFERENCE_FLOPS_PER_PAIR * checked * double(s.num_k)}};
   }
 };
