@@ -2,10 +2,11 @@
 // policy::POLY_OF_4 take the FMA-pipe polynomial (quarter turns) and the rest
 // MUFU (radians, no reduction: the fewest issue slots). MUFU is the
 // bottleneck of step 9 with the issue port half idle; moving a quarter of
-// the pairs to the FMA pipe balances the two: per warp and 4 pairs, 3 x 2
-// MUFU ops = 48 MUFU clocks against 3 x 8 + 22 = 46 issue slots, so the
-// predicted rate is 4/3 of the MUFU-only rung: ~130% of the MUFU sin/cos
-// ceiling in special_ops terms (docs/mriq.md).
+// the pairs to the FMA pipe lets both work. Per warp and 4 pairs (counted
+// from the PTX): all-MUFU is 8 MUFU ops = 64 MUFU clocks against ~36 issue
+// slots; the split is 6 MUFU ops = 48 MUFU clocks against 3 x 9 + ~27 = 54
+// issue slots, so it is issue-bound at 54: predicted 64/54 = 1.19x the
+// MUFU-only rung, past 100% of the MUFU sin/cos ceiling (docs/mriq.md).
 #include "families/mriq/aos_kernel.cuh"
 #include "families/mriq/cuda_rungs.hpp"
 #include "families/mriq/policy.hpp"

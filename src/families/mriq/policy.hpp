@@ -9,11 +9,12 @@ namespace tessera::mriq_impl::policy {
 
 // Step 11: of every 4 k-space samples, this many take the FMA-pipe
 // polynomial, the rest MUFU. Chosen by arithmetic, not yet by measurement
-// (docs/mriq.md, "The MUFU/FMA split"): a MUFU pair costs ~8 issue slots
-// and 2 MUFU ops (16 MUFU clocks per warp), a polynomial pair ~22 issue
-// slots and none; issue and MUFU balance at ~27% polynomial pairs, so 1 of
-// 4. To be confirmed with turns_poly and global_aos measured side by side
-// on an H100 (not yet measured on a GPU).
+// (docs/mriq.md, "The MUFU/FMA split"): a MUFU pair costs ~9 issue slots
+// and 2 MUFU ops (16 MUFU clocks per warp), a polynomial pair ~27 issue
+// slots and none (counted from the PTX); issue and MUFU balance at ~21%
+// polynomial pairs; of 0, 1, 2 in 4, 1 is the nearest. To be confirmed with
+// turns_poly and global_aos measured side by side on an H100 (not yet
+// measured on a GPU).
 inline constexpr int POLY_OF_4 = 1;
 
 struct Rule {
