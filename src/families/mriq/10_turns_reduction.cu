@@ -1,12 +1,12 @@
-// MRI-Q step 10: the argument in turns. k is packed unscaled (turns) or
-// times 4 (quarter turns), the reduction r = t - rint(t) is exact and costs
-// three FMA-pipe adds (rint through the 1.5 x 2^23 trick, no MUFU/F2F), and
+// MRI-Q step 10: the argument in turns. k is packed unscaled (turns), the
+// reduction r = t - rint(t) to [-1/2, 1/2] is exact and costs three
+// FMA-pipe adds (rint through the 1.5 x 2^23 trick, no MUFU or F2F), and
 // then:
 //   turns_mufu: MUFU on 2 pi r in [-pi, pi] (its most accurate range) —
 //               the accuracy of the reduction with MUFU's speed;
-//   turns_poly: no MUFU at all, Taylor polynomials on the quarter-turn
-//               remainder on the FMA pipe (~20 issue slots per pair): the
-//               FMA-pipe rate and the polynomial's error on their own.
+//   turns_poly: no MUFU at all, near-minimax polynomials in r^2 on the FMA
+//               pipe (~21 issue slots per pair): the FMA-pipe rate and the
+//               polynomial's error on their own.
 // Each row's note gives its error against the double reference; step 11
 // mixes the two pipes.
 #include "families/mriq/aos_kernel.cuh"

@@ -76,8 +76,7 @@ void launch_phi_mag(const MriqCall& call, float* phi_mag);
 
 // How the packed k coordinates are scaled, sample by sample: of every group
 // of 4 samples, the first `poly_of_4` are scaled by `poly_scale`, the rest
-// by `mufu_scale` (2 pi: the argument in radians; 4: in quarter turns; 1:
-// in turns). The rungs' kernels know which sample is which.
+// by `mufu_scale` (2 pi: the argument in radians; 1: in turns). The rungs' kernels know which sample is which.
 struct PackScale {
   int poly_of_4 = 0;
   float poly_scale = 1.0f;

@@ -8,11 +8,12 @@
 namespace tessera::mriq_impl::policy {
 
 // Step 11: of every 4 k-space samples, this many take the FMA-pipe
-// polynomial, the rest MUFU. Chosen by arithmetic, not yet by measurement
+// polynomials, the rest MUFU. Chosen by arithmetic, not yet by measurement
 // (docs/mriq.md, "The MUFU/FMA split"): a MUFU pair costs ~9 issue slots
-// and 2 MUFU ops (16 MUFU clocks per warp), a polynomial pair ~27 issue
-// slots and none (counted from the PTX); issue and MUFU balance at ~21%
-// polynomial pairs; of 0, 1, 2 in 4, 1 is the nearest. To be confirmed with
+// and 2 MUFU ops (16 MUFU clocks per warp), a polynomial pair ~21 issue
+// slots and none (counted from the PTX); issue and MUFU balance at ~37%
+// polynomial pairs; of 0, 1, 2 in 4, 1 is the fastest predicted (1.33x the
+// MUFU-only rung; 2 in 4: issue-bound, 1.07x). To be confirmed with
 // turns_poly and global_aos measured side by side on an H100 (not yet
 // measured on a GPU).
 inline constexpr int POLY_OF_4 = 1;

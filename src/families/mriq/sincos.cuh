@@ -1,6 +1,6 @@
 // sin and cos of one argument, four ways: the precise library sincosf,
-// MUFU (__sinf/__cosf), MUFU after a reduction in turns, and an FMA-pipe
-// polynomial after a reduction in quarter turns. Which argument scale each
+// MUFU (__sinf/__cosf), MUFU after a reduction in turns, and FMA-pipe
+// polynomials after the same reduction. Which argument scale each
 // expects: SincosMode's comments (the pack kernel scales k accordingly).
 #pragma once
 
@@ -12,47 +12,45 @@ enum class SincosMode {
   precise,     // radians; sincosf: Cody-Waite reduction + polynomials, tens of FMA-pipe instructions
   mufu,        // radians; __sinf/__cosf: one FMUL.RZ to turns (shared) + MUFU.SIN + MUFU.COS
   turns_mufu,  // turns; r = t - rint(t) in [-0.5, 0.5] (exact), then MUFU on 2 pi r
-  poly,        // quarter turns; sincos_quarter_turns_poly, no MUFU at all
+  poly,        // turns; sincos_turns_poly, FMA-pipe polynomials, no MUFU at all
 };
 
-// rint(u) on the FMA pipe for |u| < 2^22: adding 1.5 x 2^23 rounds to an
-// integer (the ulp there is 1); subtracting it back is exact. The low bits
-// of the sum's encoding are that integer mod 4 (1.5 x 2^23 is a multiple of
-// 4). __fadd_rn keeps the compiler from folding the pair away or
-// contracting it into an FMA.
+// rint(t) on the FMA pipe for |t| < 2^22: adding 1.5 x 2^23 rounds to an
+// integer (the ulp there is 1); subtracting it back is exact. __fadd_rn
+// keeps the compiler from folding the pair away or contracting it into an
+// FMA.
 constexpr float ROUND_MAGIC = 12582912.0f;
 
-// sin and cos of (pi / 2) u, u in quarter turns: q = rint(u), f = u - q in
-// [-0.5, 0.5] (exact), theta = (pi / 2) f in [-pi/4, pi/4]; Taylor
-// polynomials in f with the pi/2 powers folded in (sin to f^7, cos to f^8:
-// truncation below 3.1e-7 and 2.5e-8 on that interval); then the quadrant
-// q mod 4 swaps and negates. FMA pipe: 3 for the reduction, 1 for f^2, 4
-// for sin, 4 for cos; the swap and signs on the integer/ALU pipes.
-__device__ __forceinline__ void sincos_quarter_turns_poly(float u, float& s, float& c) {
-  const float big = __fadd_rn(u, ROUND_MAGIC);
-  const float q = __fsub_rn(big, ROUND_MAGIC);
-  const float f = __fsub_rn(u, q);
-  const int quadrant = __float_as_int(big) & 3;
-  const float a = f * f;
-  // (pi/2)^(2j+1) / (2j+1)! with alternating signs, and (pi/2)^(2j) / (2j)!.
-  constexpr float S1 = 1.5707963267948966f, S3 = -0.6459640975062462f, S5 = 0.07969262624616703f,
-                  S7 = -0.004681754135318687f;
-  constexpr float C2 = -1.2337005501361697f, C4 = 0.2536695079010480f, C6 = -0.020863480763352957f,
-                  C8 = 0.0009192602748394263f;
-  const float sf = f * fmaf(a, fmaf(a, fmaf(a, S7, S5), S3), S1);
-  const float cf = fmaf(a, fmaf(a, fmaf(a, fmaf(a, C8, C6), C4), C2), 1.0f);
-  // sin(pi/2 (q + f)): q=0 (sf, cf), 1 (cf, -sf), 2 (-sf, -cf), 3 (-cf, sf).
-  const bool swap = quadrant & 1;
-  const float s0 = swap ? cf : sf, c0 = swap ? sf : cf;
-  const unsigned s_sign = unsigned(quadrant & 2) << 30, c_sign = unsigned((quadrant + 1) & 2) << 30;
-  s = __int_as_float(__float_as_int(s0) ^ int(s_sign));
-  c = __int_as_float(__float_as_int(c0) ^ int(c_sign));
+// rint(t) on the FMA pipe, exact, for |t| < 2^22.
+__device__ __forceinline__ float rint_fma_pipe(float t) {
+  return __fsub_rn(__fadd_rn(t, ROUND_MAGIC), ROUND_MAGIC);
+}
+
+// sin and cos of 2 pi t, t in turns, on the FMA pipe alone: r = t - rint(t)
+// in [-1/2, 1/2] (exact), u = r^2, sin = r S(u), cos = C(u) with S of
+// degree 5 and C of degree 6: near-minimax polynomials interpolating at the
+// Chebyshev nodes of u in [0, 1/4] (lab/mriq/fit_sincos.py, which prints
+// them). Error 1.9e-7 in exact arithmetic, 6.1e-7 absolute evaluated in
+// float (host emulation, 2e7 arguments in [-60, 60] turns). Issue slots: 3
+// for the reduction, 1 for u, 5 + 1 for sin, 6 for cos; no MUFU, no integer
+// or select instructions (a quarter-turn reduction needs shorter
+// polynomials but ~9 integer/select instructions for the quadrant).
+__device__ __forceinline__ void sincos_turns_poly(float t, float& s, float& c) {
+  const float r = __fsub_rn(t, rint_fma_pipe(t));
+  const float u = r * r;
+  constexpr float S0 = 6.283184911827348f, S1 = -41.34158830218013f, S2 = 81.59991361943621f,
+                  S3 = -76.61414030096907f, S4 = 41.34136538556012f, S5 = -12.468818618498918f;
+  constexpr float C0 = 0.9999999889445765f, C1 = -19.739204466576133f, C2 = 64.93911592834644f,
+                  C3 = -85.45011342750614f, C4 = 60.16742979196569f, C5 = -25.966884612699047f,
+                  C6 = 6.527705963178218f;
+  s = r * fmaf(fmaf(fmaf(fmaf(fmaf(S5, u, S4), u, S3), u, S2), u, S1), u, S0);
+  c = fmaf(fmaf(fmaf(fmaf(fmaf(fmaf(C6, u, C5), u, C4), u, C3), u, C2), u, C1), u, C0);
 }
 
 // sin and cos of 2 pi t, t in turns: reduced to r = t - rint(t) (exact), so
 // MUFU sees an argument in [-pi, pi] (its most accurate range) whatever |t|.
 __device__ __forceinline__ void sincos_turns_mufu(float t, float& s, float& c) {
-  const float r = __fsub_rn(t, __fsub_rn(__fadd_rn(t, ROUND_MAGIC), ROUND_MAGIC));
+  const float r = __fsub_rn(t, rint_fma_pipe(t));
   const float theta = 6.28318530717958647692f * r;
   s = __sinf(theta);
   c = __cosf(theta);
@@ -68,13 +66,13 @@ __device__ __forceinline__ void sincos_of(float arg, float& s, float& c) {
   } else if constexpr (MODE == SincosMode::turns_mufu) {
     sincos_turns_mufu(arg, s, c);
   } else {
-    sincos_quarter_turns_poly(arg, s, c);
+    sincos_turns_poly(arg, s, c);
   }
 }
 
 // The k scale the pack kernel applies for each mode's argument unit.
 constexpr float scale_for(SincosMode mode) {
-  return mode == SincosMode::poly ? 4.0f : mode == SincosMode::turns_mufu ? 1.0f : 6.28318530717958647692f;
+  return mode == SincosMode::poly || mode == SincosMode::turns_mufu ? 1.0f : 6.28318530717958647692f;
 }
 
 }  // namespace tessera::mriq_impl
