@@ -60,7 +60,7 @@ constexpr double REFERENCE_FLOPS_PER_PAIR = 50;
 constexpr double FLOPS_PER_PAIR = 10;
 // CPU rungs and the atomic scatter take minutes past these (serial double
 // sincos ~30 ns a pair; the scatter's contended atomics).
-constexpr double SERIAL_PAIRS = double(1 << 26);
+constexpr double SERIAL_PAIRS = double(1 << 25);
 constexpr double OPENMP_PAIRS = double(1 << 30);
 constexpr double SCATTER_PAIRS = double(1 << 27);
 
