@@ -47,8 +47,9 @@ struct SampleSlices {
 };
 inline SampleSlices sample_slices(const MriqSpec& s) {
   const std::size_t count = round_up(s.num_k, 4);
+  if (count == 0) return {1, 0};  // num_k = 0: no slices to cut (the rungs write zeros)
   const std::size_t per_block = std::size_t(BLOCK) * VOXELS_PER_THREAD;
-  const std::size_t voxel_blocks = (s.num_x + per_block - 1) / per_block;
+  const std::size_t voxel_blocks = std::max<std::size_t>(1, (s.num_x + per_block - 1) / per_block);
   std::size_t want = voxel_blocks >= SPLIT_BLOCKS ? 1 : (SPLIT_BLOCKS + voxel_blocks - 1) / voxel_blocks;
   want = std::max<std::size_t>(1, std::min(want, count / MIN_SLICE));
   const std::size_t len = round_up((count + want - 1) / want, 4);
