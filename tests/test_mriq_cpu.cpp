@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "families/mriq/contract.hpp"
 #include "mriq_test_support.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/mriq.hpp"
@@ -153,6 +154,23 @@ TEST(MriqCpuApi, AliasedOutputsRefused) {
                  in.y.data(), in.z.data(), 6, q.data(), q.data() + 6, {.variant = "cpu_openmp"});
   EXPECT_NE(q[0], -7.5f);
   EXPECT_NE(q[6], -7.5f);
+}
+
+// Every row's workspace query is host code, answered before any GPU is
+// touched: edge shapes (no samples, no voxels) must not trap, and a row
+// that keeps per-sample data must grow with the samples.
+TEST(MriqCpuApi, EveryRowsWorkspaceQueryOnEdgeShapes) {
+  for (const auto& v : tessera::mriq_impl::variants_ladder().all()) {
+    for (auto [k, x] : {std::pair<std::size_t, std::size_t>{0, 0}, {0, 5}, {5, 0}, {1, 1}, {4097, 3}, {3, 4097}}) {
+      const std::size_t ws = tessera::mri_q_workspace_bytes(k, x, {.variant = std::string(v.info.name)});
+      EXPECT_LT(ws, std::size_t(1) << 30) << v.info.name << " " << k << " x " << x;
+    }
+    const std::size_t small = v.workspace_bytes({1, 1000}), large = v.workspace_bytes({262144, 1000});
+    EXPECT_LE(small, large) << v.info.name;
+    if (small > 0) {
+      EXPECT_GE(large, 262144u * sizeof(float)) << v.info.name;
+    }
+  }
 }
 
 TEST(MriqCpuApi, UnknownVariantListsTheLadder) {
