@@ -1,4 +1,4 @@
-// The `tessera` command line: list, verify, bench, device, traces, spmv, stencil. Shared by
+// The `tessera` command line: list, verify, bench, device, traces, spmv, stencil, mriq. Shared by
 // the `tessera` executable (main.cpp) and the lab's `tessera-lab` (lab/main.cpp).
 // Every way out goes through one exit-code scheme (exit_codes.hpp, docs/cli.md).
 #include <CLI/CLI.hpp>
@@ -13,6 +13,7 @@
 #include "exit_codes.hpp"
 #include "harness/device_info.hpp"
 #include "list_cmd.hpp"
+#include "mriq_cmd.hpp"
 #include "run_cmd.hpp"
 #include "spmv_cmd.hpp"
 #include "stencil_cmd.hpp"
@@ -23,7 +24,7 @@ namespace {
 using namespace tessera;
 using namespace tessera::cli;
 
-constexpr const char* COMMANDS = "list, verify, bench, device, traces, spmv, stencil";
+constexpr const char* COMMANDS = "list, verify, bench, device, traces, spmv, stencil, mriq";
 
 // Exits 3 without a GPU, so that scripts can test for one.
 int device_cmd(bool remeasure) {
@@ -91,6 +92,8 @@ int main(int argc, char** argv) {
   auto* spmv = add_spmv_command(app, spmv_args);
   StencilArgs stencil_args;
   auto* stencil = add_stencil_command(app, stencil_args);
+  MriqArgs mriq_args;
+  auto* mriq = add_mriq_command(app, mriq_args);
 
   if (const std::string mistake = command_mistake(app, argc, argv); !mistake.empty()) return usage_error(mistake);
   try {
@@ -110,6 +113,7 @@ int main(int argc, char** argv) {
     if (*bench) return run_cmd(bench_f, true, command_line);
     if (*spmv) return spmv_cmd(spmv_args);  // input errors are UsageErrors; the rest is the run's (exit 3)
     if (*stencil) return stencil_cmd(stencil_args);  // the same
+    if (*mriq) return mriq_cmd(mriq_args);  // likewise
     if (*traces) {
       try {
         return traces_cmd(traces_args);

@@ -21,6 +21,7 @@ std::vector<std::unique_ptr<harness::Pattern>> register_all() {
   all.push_back(harness::make_convnet_pattern());
   all.push_back(harness::make_cutoff_pattern());
   all.push_back(harness::make_moving_average_pattern());
+  all.push_back(harness::make_mriq_pattern());
   return all;
 }
 }  // namespace

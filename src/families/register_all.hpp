@@ -23,5 +23,6 @@ std::unique_ptr<Pattern> make_stencil7_pattern();
 std::unique_ptr<Pattern> make_convnet_pattern();
 std::unique_ptr<Pattern> make_cutoff_pattern();
 std::unique_ptr<Pattern> make_moving_average_pattern();
+std::unique_ptr<Pattern> make_mriq_pattern();
 
 }  // namespace tessera::harness
