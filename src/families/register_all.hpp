@@ -19,5 +19,7 @@ std::unique_ptr<Pattern> make_batched_scan_pattern();
 std::unique_ptr<Pattern> make_histogram_pattern();
 std::unique_ptr<Pattern> make_spmv_pattern();
 std::unique_ptr<Pattern> make_spmv_batched_pattern();
+std::unique_ptr<Pattern> make_conv1d_pattern();
+std::unique_ptr<Pattern> make_conv2d_pattern();
 
 }  // namespace tessera::harness
