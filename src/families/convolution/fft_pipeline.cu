@@ -12,9 +12,10 @@
 // for 1,025 taps, ~ 10x fewer operations, paid in memory passes (gather,
 // 2 transforms of 1-2 passes each, multiply, scatter).
 #include <cufft.h>
-#include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
+#include <string>
 #include <mutex>
 #include <tuple>
 
@@ -30,9 +31,9 @@ constexpr int THREADS = 256;
 
 void check_cufft(cufftResult r, const char* call, const OverlapSave& os) {
   if (r != CUFFT_SUCCESS)
-    throw Error(fmt::format("convolution fft: {} failed with cufftResult {} (nfft {}, {} blocks){}", call, int(r),
-                            os.nfft, os.blocks,
-                            r == CUFFT_SETUP_FAILED ? ": libcufft could not be loaded or set up" : ""));
+    throw Error(std::string("convolution fft: ") + call + " failed with cufftResult " + std::to_string(int(r)) +
+                " (nfft " + std::to_string(os.nfft) + ", " + std::to_string(os.blocks) + " blocks)" +
+                (r == CUFFT_SETUP_FAILED ? ": libcufft could not be loaded or set up" : ""));
 }
 
 // A batched R2C and C2R pair of one blocking and its work-area size; never
