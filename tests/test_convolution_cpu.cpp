@@ -263,6 +263,12 @@ TEST(ConvFft, OverlapSaveBlocking) {
   os = ci::overlap_save_of(s);
   EXPECT_EQ(os.nfft, 256u);  // next_pow2(132)
   EXPECT_EQ(os.blocks, 1u);
+  // One sample and one tap: the smallest transform.
+  ci::ConvSpec one;
+  one.width = one.pitch = 1;
+  one.mask_w = 1;
+  EXPECT_EQ(ci::overlap_save_of(one).nfft, ci::MIN_NFFT);
+  EXPECT_EQ(ci::overlap_save_of(one).blocks, 1u);
   const auto whole = ci::whole_signal_of(s);
   EXPECT_EQ(whole.nfft, 256u);
   EXPECT_GE(whole.valid, s.width);

@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <ostream>
 #include <span>
 #include <string>
 #include <vector>
@@ -110,6 +111,8 @@ struct Rung {
   bool one_d;
   std::string name;
 };
+
+void PrintTo(const Rung& r, std::ostream* os) { *os << (r.one_d ? "conv1d/" : "conv2d/") << r.name; }
 
 std::vector<Rung> gpu_rungs() {
   std::vector<Rung> out;
