@@ -196,7 +196,7 @@ int conv_cmd(const ConvArgs& a) {
   t = run_on_host(a, img, m, o);
 #endif
   const double px = double(a.width) * double(a.height);
-  fmt::print("tessera conv: {} x {} image, {} x {} mask{}, variant {} ({}): {:.3f} ms, {:.2f} GPixels/s (median of {})\n",
+  fmt::print("tessera conv: {} x {} image, {} x {} mask{}, variant {} ({}): {:.3f} ms, {:.3g} GPixels/s (median of {})\n",
              a.width, a.height, m.width, m.height, separable ? " (separable)" : "", t.variant,
              gpu ? "GPU" : "CPU, no GPU found", t.median_ms, px / (t.median_ms * 1e-3) / 1e9, a.repeat);
   AtomicFile out(a.out);

@@ -1,7 +1,8 @@
 // Convolution step 1: OpenMP. Rows (2D) or 4,096-sample chunks (1D) are
-// shared among the threads; each output accumulates in float, and the taps'
-// bounds are clipped once per output instead of tested per tap (the window
-// is cut to the part inside the image: the ghost elements contribute zero).
+// shared among the threads; each output accumulates in float (a row of taps
+// in SIMD lanes), and the taps' bounds are clipped once per output instead of
+// tested per tap (the window is cut to the part inside the image: the ghost
+// elements contribute zero).
 #include <algorithm>
 #include <cstdint>
 
@@ -32,6 +33,8 @@ void run_openmp(const ConvCall& call) {
       for (std::ptrdiff_t ky = ky0; ky < ky1; ++ky) {
         const float* row = call.in + (y - ry + ky) * p + (x - rx);
         const float* m = call.mask + ky * mw;
+        // The taps of one row in SIMD lanes (the sum's order is the CPU rung's own).
+#pragma omp simd reduction(+ : acc)
         for (std::ptrdiff_t kx = kx0; kx < kx1; ++kx) acc += m[kx] * row[kx];
       }
       call.out[y * p + x] = acc;

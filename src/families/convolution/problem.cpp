@@ -286,12 +286,20 @@ class ConvProblem final : public Problem {
     for (std::int64_t i = 0; i < n; ++i) {
       const std::ptrdiff_t y = i / w, x = i % w;
       double acc = 0, mag = 0;
-      for (std::ptrdiff_t ky = std::max<std::ptrdiff_t>(0, ry - y); ky < std::min(mh, h - y + ry); ++ky)
-        for (std::ptrdiff_t kx = std::max<std::ptrdiff_t>(0, rx - x); kx < std::min(mw, w - x + rx); ++kx) {
-          const double v = double(mask_[ky * mw + kx]) * double(input_[(y - ry + ky) * p + (x - rx + kx)]);
+      const std::ptrdiff_t kx0 = std::max<std::ptrdiff_t>(0, rx - x), kx1 = std::min(mw, w - x + rx);
+      for (std::ptrdiff_t ky = std::max<std::ptrdiff_t>(0, ry - y); ky < std::min(mh, h - y + ry); ++ky) {
+        const float* m = mask_.data() + ky * mw;
+        const float* in = input_.data() + (y - ry + ky) * p + (x - rx);
+        // Vectorised in double (the order of a double sum of <= 2^13 float
+        // products changes nothing the float tolerance can see): the
+        // reference of 2^26 samples x 1,025 taps takes seconds, not minutes.
+#pragma omp simd reduction(+ : acc, mag)
+        for (std::ptrdiff_t kx = kx0; kx < kx1; ++kx) {
+          const double v = double(m[kx]) * double(in[kx]);
           acc += v;
           mag += std::fabs(v);
         }
+      }
       ref_[i] = acc;
       absdot_[i] = static_cast<float>(mag);
     }
