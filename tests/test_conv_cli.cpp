@@ -137,4 +137,22 @@ TEST(ConvCli, BadInputsWriteNothing) {
   EXPECT_FALSE(std::ifstream(dir.path("out.raw")).good());
 }
 
+// cuFFT is loaded on the first FFT call, not at start-up: `tessera --help`
+// and `tessera conv` (2D, no FFT rung) never map libcufft (the dynamic
+// loader's LD_DEBUG=libs trace names every library it loads).
+TEST(ConvCli, CufftIsNotLoadedAtStartUp) {
+  ScratchDir dir;
+  auto r = run_cli({"--help"}, dir.path("log"), {"LD_DEBUG=libs"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(has_substr(r.output, "conv"));
+  EXPECT_FALSE(has_substr(r.output, "libcufft")) << "tessera --help loaded cuFFT";
+  write_floats(dir.path("in.raw"), conv_test::random_floats(16 * 16, 1));
+  write_text(dir.path("mask.txt"), "1 2 1\n2 4 2\n1 2 1\n");
+  r = run_cli({"conv", dir.path("in.raw"), dir.path("out.raw"), "--width", "16", "--height", "16", "--mask",
+               dir.path("mask.txt"), "--repeat", "1"},
+              dir.path("log"), {"LD_DEBUG=libs"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_FALSE(has_substr(r.output, "libcufft")) << "tessera conv (2D) loaded cuFFT";
+}
+
 }  // namespace

@@ -45,15 +45,14 @@ __device__ inline float load_or_zero(const float* __restrict__ in, const Geometr
 }
 
 // Fills a shared tile of sw x sh floats whose element (0, 0) is the input's
-// (x0, y0), ghost elements as zero: every thread of the block loads
-// elements tid, tid + threads, ... (the "extra steps" that bring in the halo).
+// (x0, y0), ghost elements as zero: the block's threads sweep it in steps
+// of blockDim.y rows and blockDim.x columns (the "extra steps" that bring in
+// the halo), with no division per element (a flat index would need one, a
+// noticeable share of the issue slots next to 8 x 81 FMAs per thread).
 __device__ inline void load_tile(float* s, int sw, int sh, const float* __restrict__ in, const Geometry& g,
                                  std::int64_t x0, std::int64_t y0) {
-  const int threads = blockDim.x * blockDim.y, tid = threadIdx.y * blockDim.x + threadIdx.x;
-  for (int i = tid; i < sw * sh; i += threads) {
-    const int ly = i / sw, lx = i - ly * sw;
-    s[i] = load_or_zero(in, g, x0 + lx, y0 + ly);
-  }
+  for (int ly = threadIdx.y; ly < sh; ly += blockDim.y)
+    for (int lx = threadIdx.x; lx < sw; lx += blockDim.x) s[ly * sw + lx] = load_or_zero(in, g, x0 + lx, y0 + ly);
 }
 
 }  // namespace tessera::convolution_impl::gpu

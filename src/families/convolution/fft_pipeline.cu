@@ -56,10 +56,13 @@ cufftHandle make_plan(long long nfft, long long batch, cufftType type, std::size
   return h;
 }
 
-// Plans for `batch` transforms of nfft; the caller holds plans_mutex.
+// Plans for `batch` transforms of nfft on the current device (a plan
+// belongs to the device it was made on); the caller holds plans_mutex.
 const Plans& plans_locked(std::size_t nfft, std::size_t batch, const OverlapSave& os) {
-  static std::map<std::pair<std::size_t, std::size_t>, Plans> cache;
-  const auto key = std::make_pair(nfft, batch);
+  static std::map<std::tuple<int, std::size_t, std::size_t>, Plans> cache;
+  int device = 0;
+  TESSERA_CUDA(cudaGetDevice(&device));
+  const auto key = std::make_tuple(device, nfft, batch);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   Plans p;
   p.r2c = make_plan((long long)nfft, (long long)batch, CUFFT_R2C, p.work_bytes, os);
