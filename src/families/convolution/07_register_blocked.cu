@@ -15,10 +15,11 @@
 // instruction and no shared state between calls). Other sizes take a
 // runtime-sized loop with the taps in shared memory.
 //
-// 1D: 256 threads, each computes 8 consecutive outputs (2,048 per block); a
-// sliding window of 16 shared values in registers serves 8 taps x 8 outputs,
-// 0.375 shared loads per FMA; the shared index is padded by one word per 32
-// so that lanes 8 words apart hit different banks.
+// 1D: 256 threads, each computes 16 consecutive outputs (4,096 per block);
+// a window of 32 shared values in registers serves 16 taps x 16 outputs: 48
+// shared loads (window and taps) per 256 FMAs, 0.19; the shared index is
+// padded by one word per 16 so that the lanes' windows, 16 words apart, fall
+// in 32 different banks.
 //
 // Bottleneck: 5x5 and short 1D masks are memory bound (this rung should be
 // near the copy bound: one read and one write per pixel plus the halo);
@@ -34,7 +35,8 @@ namespace {
 constexpr int R = tiles::OUT_PER_THREAD;
 constexpr int BX = tiles::BX_2D, BY = tiles::BY_2D;
 constexpr int TILE_H = BY * R;  // output rows per 2D block
-constexpr int OUT_1D = tiles::BX_1D * R;
+constexpr int R1 = tiles::OUT_PER_THREAD_1D;
+constexpr int OUT_1D = tiles::BX_1D * R1;
 
 template <int MW, int MH>
 struct MaskParam {
@@ -94,9 +96,10 @@ __global__ __launch_bounds__(BX* BY) void conv_register_blocked_2d_kernel(const 
   }
 }
 
-// One padding word per 32: thread t's window starts at word 8t, and without
-// the padding lanes 4 apart would share a bank.
-__device__ inline int padded(int i) { return i + (i >> 5); }
+// One padding word per 16: thread t's window starts at word 16t + c, stored
+// at 17t + c + c/16, so the 32 lanes of a warp fall in 32 different banks
+// (17 is odd) for every c; without it lanes 2 apart would share a bank.
+__device__ inline int padded(int i) { return i + (i >> 4); }
 
 __global__ __launch_bounds__(tiles::BX_1D) void conv_register_blocked_1d_kernel(const float* __restrict__ in,
                                                                                 const float* __restrict__ mask,
@@ -111,31 +114,31 @@ __global__ __launch_bounds__(tiles::BX_1D) void conv_register_blocked_1d_kernel(
     tile[padded(i)] = gpu::load_or_zero(in, g, x0 - g.rx + i, 0);
   __syncthreads();
 
-  float acc[R];
+  float acc[R1];
 #pragma unroll
-  for (int o = 0; o < R; ++o) acc[o] = 0;
-  const int i0 = threadIdx.x * R;
-  for (int jb = 0; jb < taps_padded; jb += R) {
-    float v[2 * R];
+  for (int o = 0; o < R1; ++o) acc[o] = 0;
+  const int i0 = threadIdx.x * R1;
+  for (int jb = 0; jb < taps_padded; jb += R1) {
+    float v[2 * R1];
 #pragma unroll
-    for (int k = 0; k < 2 * R; ++k) v[k] = tile[padded(i0 + jb + k)];
+    for (int k = 0; k < 2 * R1; ++k) v[k] = tile[padded(i0 + jb + k)];
 #pragma unroll
-    for (int jj = 0; jj < R; ++jj) {
+    for (int jj = 0; jj < R1; ++jj) {
       const float w = smask[jb + jj];
 #pragma unroll
-      for (int o = 0; o < R; ++o) acc[o] = fmaf(w, v[o + jj], acc[o]);
+      for (int o = 0; o < R1; ++o) acc[o] = fmaf(w, v[o + jj], acc[o]);
     }
   }
 #pragma unroll
-  for (int o = 0; o < R; ++o)
+  for (int o = 0; o < R1; ++o)
     if (x0 + i0 + o < g.width) out[x0 + i0 + o] = acc[o];
 }
 
-std::size_t taps_padded_1d(const ConvSpec& s) { return (s.mask_w + R - 1) / R * R; }
+std::size_t taps_padded_1d(const ConvSpec& s) { return (s.mask_w + R1 - 1) / R1 * R1; }
 
 std::size_t smem_1d(const ConvSpec& s) {
   const std::size_t tp = taps_padded_1d(s), n = OUT_1D + tp;
-  return (tp + n + n / 32 + 1) * sizeof(float);
+  return (tp + n + n / 16 + 1) * sizeof(float);
 }
 
 std::size_t smem_2d(const ConvSpec& s, bool runtime_mask) {

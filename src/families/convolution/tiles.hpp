@@ -23,8 +23,12 @@ constexpr int IX_2D = 32, IY_2D = 32;
 constexpr int IX_1D = 1024;
 // Register blocking: each thread keeps OUT_PER_THREAD accumulators. 2D: 32 x 8
 // threads, 8 outputs down a column each: a 32 x 64 output tile. 1D: 256
-// threads, 8 consecutive outputs each: 2048 outputs per block.
+// threads, OUT_PER_THREAD_1D = 16 consecutive outputs each (4,096 outputs per
+// block): a 32-value window in registers serves 16 taps x 16 outputs, 0.19
+// shared loads per FMA (8 outputs would give 0.375, over the 1 : 4 ratio at
+// which the shared-memory pipe limits the FMA pipe).
 constexpr int OUT_PER_THREAD = 8;
+constexpr int OUT_PER_THREAD_1D = 16;
 // The constant-memory mask (rungs 3-6): 8,192 floats = 32 KB of the 64 KB
 // constant bank.
 constexpr std::size_t CONST_TAPS = 8192;
@@ -38,7 +42,7 @@ struct Tile {
 // The output tile of a rung (strategy 2: its input tile) for this spec.
 inline Tile output_tile(bool one_d) { return one_d ? Tile{BX_1D, 1} : Tile{BX_2D, BY_2D}; }
 inline Tile register_tile(bool one_d) {
-  return one_d ? Tile{std::size_t(BX_1D) * OUT_PER_THREAD, 1} : Tile{BX_2D, std::size_t(BY_2D) * OUT_PER_THREAD};
+  return one_d ? Tile{std::size_t(BX_1D) * OUT_PER_THREAD_1D, 1} : Tile{BX_2D, std::size_t(BY_2D) * OUT_PER_THREAD};
 }
 inline Tile input_block(bool one_d) { return one_d ? Tile{IX_1D, 1} : Tile{IX_2D, IY_2D}; }
 
