@@ -27,6 +27,9 @@ void run_tiled_interior_l2(const ConvCall& call);
 // 07_register_blocked.cu
 void run_register_blocked(const ConvCall& call);
 bool supports_register_blocked(const ConvSpec& s);
+// 07_register_blocked_wide.cu: 2D, square masks of 3, 5, 7, 9
+void run_register_blocked_wide(const ConvCall& call);
+bool supports_register_blocked_wide(const ConvSpec& s);
 // 07_separable.cu: rank-1 masks (spec.separable)
 void run_separable(const ConvCall& call);
 bool supports_separable(const ConvSpec& s);

@@ -48,6 +48,7 @@ const ConvVariant TABLE_2D[] = {
     TESSERA_COMMON_ROWS("conv2d"),
 #if TESSERA_HAVE_CUDA
     TESSERA_GPU_ROWS("conv2d"),
+    {{"conv2d", "register_blocked_wide", 7, CUDA, PRODUCT, "tessera, a candidate not yet picked: 2 columns x 8 rows per thread, rows read as float2 pairs: about half register_blocked's shared loads per FMA (3/5/7/9 square masks)", true}, TESSERA_RUNG_S(register_blocked_wide)},
     {{"conv2d", "separable", 7, CUDA, PRODUCT, "tessera: a rank-1 mask (detected on the host) as a row pass and a column pass fused through shared memory: mask_w + mask_h FMAs per output, one pass over memory", true}, TESSERA_RUNG_S(separable)},
 #endif
 };
