@@ -1,4 +1,4 @@
-// The `tessera` command line: list, verify, bench, device, traces, spmv, stencil, mriq. Shared by
+// The `tessera` command line: list, verify, bench, device, traces, spmv, stencil, conv, mriq. Shared by
 // the `tessera` executable (main.cpp) and the lab's `tessera-lab` (lab/main.cpp).
 // Every way out goes through one exit-code scheme (exit_codes.hpp, docs/cli.md).
 #include <CLI/CLI.hpp>
@@ -10,6 +10,7 @@
 #include <new>
 
 #include "cli.hpp"
+#include "conv_cmd.hpp"
 #include "exit_codes.hpp"
 #include "harness/device_info.hpp"
 #include "list_cmd.hpp"
@@ -24,7 +25,7 @@ namespace {
 using namespace tessera;
 using namespace tessera::cli;
 
-constexpr const char* COMMANDS = "list, verify, bench, device, traces, spmv, stencil, mriq";
+constexpr const char* COMMANDS = "list, verify, bench, device, traces, spmv, stencil, conv, mriq";
 
 // Exits 3 without a GPU, so that scripts can test for one.
 int device_cmd(bool remeasure) {
@@ -94,6 +95,8 @@ int main(int argc, char** argv) {
   auto* stencil = add_stencil_command(app, stencil_args);
   MriqArgs mriq_args;
   auto* mriq = add_mriq_command(app, mriq_args);
+  ConvArgs conv_args;
+  auto* conv = add_conv_command(app, conv_args);
 
   if (const std::string mistake = command_mistake(app, argc, argv); !mistake.empty()) return usage_error(mistake);
   try {
@@ -114,6 +117,7 @@ int main(int argc, char** argv) {
     if (*spmv) return spmv_cmd(spmv_args);  // input errors are UsageErrors; the rest is the run's (exit 3)
     if (*stencil) return stencil_cmd(stencil_args);  // the same
     if (*mriq) return mriq_cmd(mriq_args);  // likewise
+    if (*conv) return conv_cmd(conv_args);  // likewise
     if (*traces) {
       try {
         return traces_cmd(traces_args);

@@ -22,6 +22,8 @@ std::vector<std::unique_ptr<harness::Pattern>> register_all() {
   all.push_back(harness::make_cutoff_pattern());
   all.push_back(harness::make_moving_average_pattern());
   all.push_back(harness::make_mriq_pattern());
+  all.push_back(harness::make_conv1d_pattern());
+  all.push_back(harness::make_conv2d_pattern());
   return all;
 }
 }  // namespace

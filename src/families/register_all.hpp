@@ -24,5 +24,7 @@ std::unique_ptr<Pattern> make_convnet_pattern();
 std::unique_ptr<Pattern> make_cutoff_pattern();
 std::unique_ptr<Pattern> make_moving_average_pattern();
 std::unique_ptr<Pattern> make_mriq_pattern();
+std::unique_ptr<Pattern> make_conv1d_pattern();
+std::unique_ptr<Pattern> make_conv2d_pattern();
 
 }  // namespace tessera::harness

@@ -1,0 +1,49 @@
+// The FFT rungs' blocking of a 1D convolution (overlap-save): the signal is
+// cut into `blocks` segments of `valid` outputs; each segment's transform
+// covers nfft inputs (its outputs plus the mask_w - 1 before them), and the
+// first mask_w - 1 results of each inverse transform, wrapped around, are
+// thrown away. Plain C++: the cost model and the policy use it.
+#pragma once
+
+#include <cstddef>
+
+#include "families/convolution/contract.hpp"
+
+namespace tessera::convolution_impl {
+
+struct OverlapSave {
+  std::size_t nfft = 0, valid = 0, blocks = 0;
+};
+
+// Transforms of at least 64 points: cuFFT's smallest sizes gain nothing and
+// a 1-point transform is not worth a special case.
+inline constexpr std::size_t MIN_NFFT = 64;
+
+inline std::size_t next_pow2(std::size_t v) {
+  std::size_t p = MIN_NFFT;
+  while (p < v) p *= 2;
+  return p;
+}
+
+// Overlap-save blocks sized from the mask: nfft = the power of two >= 8
+// (mask_w - 1) and >= 1024, so that at least 7/8 of every transform is
+// output (less overlap recomputed) while the transforms stay small enough
+// for cuFFT's single-kernel sizes; never longer than the whole signal needs
+// (next_pow2 never returns less than MIN_NFFT).
+inline OverlapSave overlap_save_of(const ConvSpec& s) {
+  const std::size_t overlap = s.mask_w - 1;
+  std::size_t nfft = next_pow2(overlap * 8 > 1024 ? overlap * 8 : 1024);
+  const std::size_t whole = next_pow2(s.width + overlap);
+  if (whole < nfft) nfft = whole;
+  const std::size_t valid = nfft - overlap;
+  return {nfft, valid, (s.width + valid - 1) / valid};
+}
+
+// The whole signal in one transform (what a framework's FFT convolution
+// does): nfft = the power of two >= width + mask_w - 1 (and >= MIN_NFFT).
+inline OverlapSave whole_signal_of(const ConvSpec& s) {
+  const std::size_t nfft = next_pow2(s.width + s.mask_w - 1);
+  return {nfft, nfft - (s.mask_w - 1), 1};
+}
+
+}  // namespace tessera::convolution_impl
