@@ -17,6 +17,7 @@ std::vector<std::unique_ptr<harness::Pattern>> register_all() {
   all.push_back(harness::make_histogram_pattern());
   all.push_back(harness::make_spmv_pattern());
   all.push_back(harness::make_spmv_batched_pattern());
+  all.push_back(harness::make_coulomb_pattern());
   return all;
 }
 }  // namespace

@@ -19,5 +19,6 @@ std::unique_ptr<Pattern> make_batched_scan_pattern();
 std::unique_ptr<Pattern> make_histogram_pattern();
 std::unique_ptr<Pattern> make_spmv_pattern();
 std::unique_ptr<Pattern> make_spmv_batched_pattern();
+std::unique_ptr<Pattern> make_coulomb_pattern();
 
 }  // namespace tessera::harness
