@@ -1,4 +1,4 @@
-// The `tessera` command line: list, verify, bench, device, traces, spmv. Shared by
+// The `tessera` command line: list, verify, bench, device, traces, spmv, potential. Shared by
 // the `tessera` executable (main.cpp) and the lab's `tessera-lab` (lab/main.cpp).
 // Every way out goes through one exit-code scheme (exit_codes.hpp, docs/cli.md).
 #include <CLI/CLI.hpp>
@@ -13,6 +13,7 @@
 #include "exit_codes.hpp"
 #include "harness/device_info.hpp"
 #include "list_cmd.hpp"
+#include "potential_cmd.hpp"
 #include "run_cmd.hpp"
 #include "spmv_cmd.hpp"
 #include "traces_cmd.hpp"
@@ -22,7 +23,7 @@ namespace {
 using namespace tessera;
 using namespace tessera::cli;
 
-constexpr const char* COMMANDS = "list, verify, bench, device, traces, spmv";
+constexpr const char* COMMANDS = "list, verify, bench, device, traces, spmv, potential";
 
 // Exits 3 without a GPU, so that scripts can test for one.
 int device_cmd(bool remeasure) {
@@ -88,6 +89,8 @@ int main(int argc, char** argv) {
   auto* traces = add_traces_command(app, traces_args);
   SpmvArgs spmv_args;
   auto* spmv = add_spmv_command(app, spmv_args);
+  PotentialArgs potential_args;
+  auto* potential = add_potential_command(app, potential_args);
 
   if (const std::string mistake = command_mistake(app, argc, argv); !mistake.empty()) return usage_error(mistake);
   try {
@@ -106,6 +109,7 @@ int main(int argc, char** argv) {
     if (*verify) return run_cmd(verify_f, false, command_line);
     if (*bench) return run_cmd(bench_f, true, command_line);
     if (*spmv) return spmv_cmd(spmv_args);  // input errors are UsageErrors; the rest is the run's (exit 3)
+    if (*potential) return potential_cmd(potential_args);  // the same
     if (*traces) {
       try {
         return traces_cmd(traces_args);
