@@ -34,11 +34,13 @@ const std::string GOOD =
     "TER\n"
     "HETATM    3  O   HOH     2       1.5e1   0.000   +2.00  -0.8340 1.6612\n"
     "\tATOM 4 H1 HOH 2 0.5 0.25 0.125 0.417 0.0\n"
+    "HETATM10001  O   HOH A1000      -1.000   2.000   3.000 -0.8340 1.6612\n"
+    "HETATM10002  H1  HOH  1000      -1.500   2.000   3.000  0.4170 1.0000\n"
     "END\n";
 
 TEST(PotentialFiles, ReadsAtomAndHetatmRecordsWithAndWithoutChain) {
   const std::vector<Atom> a = tessera::potential::parse_pqr(GOOD, "good.pqr");
-  ASSERT_EQ(a.size(), 4u);
+  ASSERT_EQ(a.size(), 6u);
   EXPECT_EQ(a[0].x, -12.345f);
   EXPECT_EQ(a[0].y, 4.25f);
   EXPECT_EQ(a[0].z, -0.125f);
@@ -50,6 +52,11 @@ TEST(PotentialFiles, ReadsAtomAndHetatmRecordsWithAndWithoutChain) {
   EXPECT_EQ(a[2].q, -0.834f);
   EXPECT_EQ(a[3].y, 0.25f);
   EXPECT_EQ(a[3].q, 0.417f);
+  // Serial run into HETATM, chain run into the residue number.
+  EXPECT_EQ(a[4].x, -1.0f);
+  EXPECT_EQ(a[4].q, -0.834f);
+  EXPECT_EQ(a[5].x, -1.5f);
+  EXPECT_EQ(a[5].q, 0.417f);
 }
 
 void expect_refused(const std::string& text, const std::string& where, const std::string& problem) {
@@ -75,6 +82,7 @@ TEST(PotentialFiles, MalformedRecordsNameTheFileLineAndProblem) {
   // A chain with the radius missing: 10 fields, but "A" where the residue number goes.
   expect_refused("ATOM 1 N MET A 1 1.0 2.0 3.0 -0.3\n", "bad.pqr:1:", "residue number 'A'");
   expect_refused("ATOM 1 N MET A B 1 1.0 2.0 3.0 -0.3 1.8\n", "bad.pqr:1:", "more than 11 fields");
+  expect_refused("HETATM10001 O HOH 1 1.0 2.0 3.0 -0.3\n", "bad.pqr:1:", "HETATM record with 9 fields");
   expect_refused("REMARK nothing\nTER\n", "bad.pqr", "no ATOM or HETATM records (2 lines read)");
   expect_refused("", "bad.pqr", "no ATOM or HETATM records");
 }

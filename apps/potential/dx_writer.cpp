@@ -1,10 +1,13 @@
-// OpenDX out, in APBS's layout (potential_files.hpp). Values are printed
-// "%.6e"-style through std::to_chars (no locale, no allocation per value),
-// three per line, z fastest; blocks of lines are formatted in parallel
-// (OpenMP) and written in order, so a 256 x 256 x 64 map (4.2 M values,
-// ~60 MB of text) takes a fraction of a second.
+// OpenDX out, in APBS's layout (potential_files.hpp). The values are first
+// reordered z fastest by a tiled transpose (read in DX order straight from
+// the x-fastest lattice, every value is a cache miss: 3x slower than the
+// formatting), then printed "%.6e"-style through std::to_chars (no locale,
+// no allocation per value), three per line; blocks of lines are formatted in
+// parallel (OpenMP) and written in order. A 256 x 256 x 64 map (4.2 M
+// values, 56 MB of text) formats in ~0.4 s on one core.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <string>
@@ -41,10 +44,28 @@ constexpr std::string_view TRAILER =
     "component \"connections\" value 2\n"
     "component \"data\" value 3\n";
 
-// Lines [first, last) of the data section: value t of the DX order (z
-// fastest) is values[i + nx (j + ny k)] with t = k + nz (j + ny i).
-std::string format_lines(const Lattice& L, std::span<const float> values, std::size_t first, std::size_t last) {
-  const std::size_t n = L.points();
+// The values in DX order: z fastest, then y, then x. For each y, the
+// nx x nz plane is transposed in TILE x TILE tiles, so that reads and writes
+// both stay within a few cache lines.
+std::vector<float> z_fastest(const Lattice& L, std::span<const float> values) {
+  constexpr std::size_t TILE = 32;
+  const std::size_t nx = L.nx, ny = L.ny, nz = L.nz;
+  std::vector<float> out(values.size());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t jj = 0; jj < std::int64_t(ny); ++jj) {
+    const std::size_t j = std::size_t(jj);
+    for (std::size_t k0 = 0; k0 < nz; k0 += TILE)
+      for (std::size_t i0 = 0; i0 < nx; i0 += TILE)
+        for (std::size_t k = k0; k < std::min(nz, k0 + TILE); ++k)
+          for (std::size_t i = i0; i < std::min(nx, i0 + TILE); ++i)
+            out[k + nz * (j + ny * i)] = values[i + nx * (j + ny * k)];
+  }
+  return out;
+}
+
+// Lines [first, last) of the data section, from the values in DX order.
+std::string format_lines(std::span<const float> ordered, std::size_t first, std::size_t last) {
+  const std::size_t n = ordered.size();
   std::string out;
   out.resize((last - first) * VALUES_PER_LINE * 16);
   char* p = out.data();
@@ -52,9 +73,8 @@ std::string format_lines(const Lattice& L, std::span<const float> values, std::s
     for (std::size_t c = 0; c < VALUES_PER_LINE; ++c) {
       const std::size_t t = line * VALUES_PER_LINE + c;
       if (t >= n) break;
-      const std::size_t k = t % L.nz, j = (t / L.nz) % L.ny, i = t / (L.nz * L.ny);
       if (c > 0) *p++ = ' ';
-      p = std::to_chars(p, p + 15, values[i + L.nx * (j + L.ny * k)], std::chars_format::scientific, 6).ptr;
+      p = std::to_chars(p, p + 15, ordered[t], std::chars_format::scientific, 6).ptr;
     }
     *p++ = '\n';
   }
@@ -69,11 +89,12 @@ std::vector<std::string> data_blocks(const Lattice& L, std::span<const float> va
                             L.nz, L.points()));
   const std::size_t lines = (L.points() + VALUES_PER_LINE - 1) / VALUES_PER_LINE;
   const std::size_t blocks = (lines + LINES_PER_BLOCK - 1) / LINES_PER_BLOCK;
+  const std::vector<float> ordered = z_fastest(L, values);
   std::vector<std::string> out(blocks);
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::int64_t b = 0; b < std::int64_t(blocks); ++b) {
     const std::size_t first = std::size_t(b) * LINES_PER_BLOCK;
-    out[std::size_t(b)] = format_lines(L, values, first, std::min(lines, first + LINES_PER_BLOCK));
+    out[std::size_t(b)] = format_lines(ordered, first, std::min(lines, first + LINES_PER_BLOCK));
   }
   return out;
 }

@@ -62,12 +62,37 @@ float number(std::string_view field, const char* what, const std::string& name, 
   return v;
 }
 
+// A residue number: digits with an optional sign and insertion letter, and
+// a chain letter in front when the fixed columns ran them together (PDB2PQR
+// writes "A1000" for chain A, residue 1000).
 bool residue_number(std::string_view f) {
-  std::size_t i = (!f.empty() && f[0] == '-') ? 1 : 0;
+  std::size_t i = 0;
+  while (i < f.size() && std::isalpha(static_cast<unsigned char>(f[i]))) ++i;
+  if (i < f.size() && f[i] == '-') ++i;
   const std::size_t digits_from = i;
   while (i < f.size() && f[i] >= '0' && f[i] <= '9') ++i;
   if (i == digits_from) return false;
   return i == f.size() || (i + 1 == f.size() && std::isalpha(static_cast<unsigned char>(f[i])));
+}
+
+// The record keyword of a line, serial number run into it or not
+// ("HETATM10001": serials past 9999 fill the PDB columns): 0 when the line
+// is no ATOM/HETATM record; `merged` says whether the serial came with it.
+std::size_t record_keyword(std::string_view rest, bool& merged) {
+  for (std::string_view key : {std::string_view("ATOM"), std::string_view("HETATM")}) {
+    if (!rest.starts_with(key)) continue;
+    std::size_t i = key.size();
+    if (i == rest.size() || blank(rest[i])) {
+      merged = false;
+      return key.size();
+    }
+    while (i < rest.size() && rest[i] >= '0' && rest[i] <= '9') ++i;
+    if (i > key.size() && (i == rest.size() || blank(rest[i]))) {
+      merged = true;
+      return key.size();
+    }
+  }
+  return 0;
 }
 
 }  // namespace
@@ -82,27 +107,30 @@ std::vector<Atom> parse_pqr(std::string_view text, const std::string& name) {
     const std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
     pos = nl == std::string_view::npos ? text.size() : nl + 1;
     ++line_no;
-    // Only ATOM and HETATM records count (as the first field, exactly).
+    // Only ATOM and HETATM records count (as the first field, exactly, or
+    // with the serial number run into it).
     std::size_t s = 0;
     while (s < line.size() && blank(line[s])) ++s;
     const std::string_view rest = line.substr(s);
-    const bool atom = rest.starts_with("ATOM") && (rest.size() == 4 || blank(rest[4]));
-    const bool hetatm = rest.starts_with("HETATM") && (rest.size() == 6 || blank(rest[6]));
-    if (!atom && !hetatm) continue;
+    bool merged = false;
+    const std::size_t key = record_keyword(rest, merged);
+    if (key == 0) continue;
     const std::size_t n = split(rest, f);
-    const char* record = atom ? "ATOM" : "HETATM";
-    if (n < 10)
+    const std::string record(rest.substr(0, key));
+    // Fields as if the serial stood apart.
+    const std::size_t fields = n + (merged ? 1 : 0);
+    if (fields < 10)
       fail(name, line_no,
            fmt::format("{} record with {} fields, expected 10 or 11 ({}): a column (the charge or the radius?) is "
                        "missing",
-                       record, n, LAYOUT));
-    if (n > 11)
+                       record, fields, LAYOUT));
+    if (fields > 11)
       fail(name, line_no, fmt::format("{} record with more than 11 fields, expected 10 or 11 ({})", record, LAYOUT));
     const std::string_view resnum = f[n - 6];
     if (!residue_number(resnum))
       fail(name, line_no,
            fmt::format("residue number '{}' (field {} of {}) is not an integer: a column is missing or extra ({})",
-                       resnum, n - 5, n, LAYOUT));
+                       resnum, fields - 5, fields, LAYOUT));
     Atom a;
     a.x = number(f[n - 5], "x coordinate", name, line_no);
     a.y = number(f[n - 4], "y coordinate", name, line_no);
