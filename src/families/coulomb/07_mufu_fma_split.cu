@@ -12,7 +12,8 @@
 // not share a __constant__ array; each thread takes POINTS_X points a warp
 // apart in ROWS rows, which shares the atom's dz^2 and its tile read between
 // POINTS_X x ROWS pairs; and the coincident-pair test runs once per atom and
-// row (dy^2 + dz^2 below MIN_R2: almost never), not once per pair.
+// row (dy^2 + dz^2 below MIN_R2: almost never), not once per pair. The
+// compensated form adds each tile's float sums to Kahan-compensated totals.
 #include <utility>
 
 #include "families/coulomb/common.cuh"
@@ -48,7 +49,7 @@ __device__ __forceinline__ void add_atom(float4 at, const float (&x)[POINTS_X], 
    ...);
 }
 
-template <int POINTS_X, int ROWS, int FMA_POINTS, int NEWTON>
+template <int POINTS_X, int ROWS, int FMA_POINTS, int NEWTON, bool COMPENSATED>
 __global__ void __launch_bounds__(TILE) coulomb_mufu_fma_split_kernel(const float4* __restrict__ atoms,
                                                                       std::size_t n_atoms, Lattice L,
                                                                       float* __restrict__ out) {
@@ -68,6 +69,8 @@ __global__ void __launch_bounds__(TILE) coulomb_mufu_fma_split_kernel(const floa
   for (std::size_t k = blockIdx.z; k < L.nz; k += gridDim.z) {  // block-uniform: the barriers stay aligned
     const float z = point_coord(L.origin[2], L.spacing, k);
     float v[N] = {};
+    // COMPENSATED: the running totals and their Kahan corrections.
+    float total[COMPENSATED ? N : 1] = {}, correction[COMPENSATED ? N : 1] = {};
     for (std::size_t base = 0; base < n_atoms; base += TILE) {
       __syncthreads();  // the previous tile is read by everyone
       if (base + tid < n_atoms) tile[tid] = atoms[base + tid];
@@ -93,6 +96,20 @@ __global__ void __launch_bounds__(TILE) coulomb_mufu_fma_split_kernel(const floa
         else
           add_atom<POINTS_X, ROWS, FMA_POINTS, NEWTON, false>(at, x, dyz, v, std::make_integer_sequence<int, N>{});
       }
+      if constexpr (COMPENSATED) {
+#pragma unroll
+        for (int p = 0; p < N; ++p) {
+          const float y = v[p] - correction[p];
+          const float t = total[p] + y;
+          correction[p] = (t - total[p]) - y;
+          total[p] = t;
+          v[p] = 0.0f;
+        }
+      }
+    }
+    if constexpr (COMPENSATED) {
+#pragma unroll
+      for (int p = 0; p < N; ++p) v[p] = total[p];
     }
     // Padded lattice: points past the row's end and rows past ny were
     // computed (no test in the loop) and are not stored.
@@ -110,22 +127,23 @@ __global__ void __launch_bounds__(TILE) coulomb_mufu_fma_split_kernel(const floa
   }
 }
 
-template <int POINTS_X, int ROWS, int FMA_POINTS, int NEWTON>
+template <int POINTS_X, int ROWS, int FMA_POINTS, int NEWTON, bool COMPENSATED>
 void run_split(const CoulombCall& call, const char* name) {
   const Lattice& L = call.spec.lattice;
-  detail::launch(name, coulomb_mufu_fma_split_kernel<POINTS_X, ROWS, FMA_POINTS, NEWTON>,
+  detail::launch(name, coulomb_mufu_fma_split_kernel<POINTS_X, ROWS, FMA_POINTS, NEWTON, COMPENSATED>,
                  grid_2d(L, BLOCK_X * POINTS_X, WARPS * ROWS), dim3(BLOCK_X, WARPS), 0, call.stream, L.points(),
                  reinterpret_cast<const float4*>(call.atoms), call.spec.n_atoms, L, call.potential);
 }
 
-#define TESSERA_COULOMB_SPLIT(P) P.points_x, P.rows, P.fma_points, P.newton
+#define TESSERA_COULOMB_SPLIT(P) P.points_x, P.rows, P.fma_points, P.newton, P.compensated
 
 }  // namespace
 
 bool supports_split(const CoulombSpec& s) {
   return detail::div_up(s.lattice.ny, std::size_t(WARPS) * policy::SPLIT.rows) <= GRID_YZ_MAX &&
          detail::div_up(s.lattice.ny, std::size_t(WARPS) * policy::SPLIT_NEWTON2.rows) <= GRID_YZ_MAX &&
-         detail::div_up(s.lattice.ny, std::size_t(WARPS) * policy::MUFU_ONLY.rows) <= GRID_YZ_MAX;
+         detail::div_up(s.lattice.ny, std::size_t(WARPS) * policy::MUFU_ONLY.rows) <= GRID_YZ_MAX &&
+         detail::div_up(s.lattice.ny, std::size_t(WARPS) * policy::SPLIT_COMPENSATED.rows) <= GRID_YZ_MAX;
 }
 
 void run_mufu_fma_split(const CoulombCall& call) {
@@ -133,6 +151,9 @@ void run_mufu_fma_split(const CoulombCall& call) {
 }
 void run_mufu_fma_split_newton2(const CoulombCall& call) {
   run_split<TESSERA_COULOMB_SPLIT(policy::SPLIT_NEWTON2)>(call, "coulomb_mufu_fma_split_kernel<newton2>");
+}
+void run_mufu_fma_split_compensated(const CoulombCall& call) {
+  run_split<TESSERA_COULOMB_SPLIT(policy::SPLIT_COMPENSATED)>(call, "coulomb_mufu_fma_split_kernel<compensated>");
 }
 void run_mufu_only(const CoulombCall& call) {
   run_split<TESSERA_COULOMB_SPLIT(policy::MUFU_ONLY)>(call, "coulomb_mufu_fma_split_kernel<mufu only>");

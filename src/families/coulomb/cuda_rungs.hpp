@@ -20,10 +20,11 @@ void run_constant_atoms(const CoulombCall& call);
 void run_coarsened4(const CoulombCall& call);
 // 06_coalesced_coarsened.cu
 void run_coalesced_coarsened(const CoulombCall& call);
-// 07_mufu_fma_split.cu: the split of policy.hpp, its 2-Newton-step form and
-// the same kernel all on MUFU
+// 07_mufu_fma_split.cu: the split of policy.hpp, its 2-Newton-step form, its
+// compensated form and the same kernel all on MUFU
 void run_mufu_fma_split(const CoulombCall& call);
 void run_mufu_fma_split_newton2(const CoulombCall& call);
+void run_mufu_fma_split_compensated(const CoulombCall& call);
 void run_mufu_only(const CoulombCall& call);
 bool supports_split(const CoulombSpec& spec);
 

@@ -32,6 +32,7 @@ const CoulombVariant TABLE[] = {
     {{"coulomb", "mufu_only", 7, CUDA, PRODUCT, "the split's kernel with every rsqrt on MUFU: 8x2 points per thread, atoms through a shared-memory tile, coincidence test once per atom and row", true}, supports_split, run_mufu_only},
     {{"coulomb", "mufu_fma_split", 7, CUDA, PRODUCT, "3 of 16 rsqrts on the FMA pipe (bit-trick estimate + 3 Newton steps), 13 on MUFU: past the MUFU ceiling at float accuracy (tessera; policy.hpp)", true}, supports_split, run_mufu_fma_split},
     {{"coulomb", "mufu_fma_split_newton2", 7, CUDA, PRODUCT, "4 of 16 rsqrts on the FMA pipe with 2 Newton steps (4.7e-6 per term): cheaper, less accurate (tessera; policy.hpp)", true}, supports_split, run_mufu_fma_split_newton2},
+    {{"coulomb", "mufu_fma_split_compensated", 7, CUDA, PRODUCT, "mufu_fma_split with each point's 128-atom tile sums added to Kahan-compensated totals: float rounding no longer grows with the atom count (tessera; policy.hpp)", true}, supports_split, run_mufu_fma_split_compensated},
 #endif
 };
 

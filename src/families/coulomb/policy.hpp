@@ -21,6 +21,11 @@ struct Split {
   int rows;
   int fma_points;
   int newton;
+  // Each point's sum of a 128-atom tile (float) added to its running total
+  // with Kahan compensation: the float rounding of the total no longer grows
+  // with the atom count (docs/coulomb.md, "Precision"); 3 more registers'
+  // worth per point, 4 FADDs per point per tile.
+  bool compensated = false;
 };
 
 // 8 x 2 points: a warp covers 256 x-points, one row of the bench's 256-wide
@@ -33,6 +38,8 @@ inline constexpr Split SPLIT{8, 2, 3, 3};
 // at ~1.25x; accurate to about 1e-6 of sum |q|/r only because 3/4 of the
 // terms are MUFU's.
 inline constexpr Split SPLIT_NEWTON2{8, 2, 4, 2};
+// The policy's split with the compensated running totals.
+inline constexpr Split SPLIT_COMPENSATED{8, 2, 3, 3, true};
 // The same kernel with every rsqrt on MUFU: the split's baseline.
 inline constexpr Split MUFU_ONLY{8, 2, 0, 0};
 
