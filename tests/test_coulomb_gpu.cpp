@@ -58,7 +58,7 @@ constexpr double TOL = 1e-5;
 std::vector<float> run_on_device(const CoulombVariant& v, const std::vector<Atom>& atoms, const Lattice& L,
                                  cudaStream_t stream) {
   tessera::DeviceBuffer<Atom> d_atoms(std::max<std::size_t>(atoms.size(), 1), "atoms");
-  d_atoms.upload(atoms.data(), atoms.size());
+  if (!atoms.empty()) d_atoms.upload(atoms.data(), atoms.size());
   tessera::DeviceBuffer<float> d_out(L.points(), "potential");
   d_out.fill_bytes(0xFF, stream);  // NaN: a point not written fails
   v.run({{atoms.size(), L}, d_atoms.data(), d_out.data(), stream});
