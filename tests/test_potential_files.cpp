@@ -1,9 +1,9 @@
 // tessera::potential's files: the PQR reader on PDB2PQR-style records (with
 // and without the chain column, HETATM, other records skipped, CRLF), every
 // malformed record refused with the file, line and problem, random damage to
-// valid lines (an Error or a correct parse, nothing else), the lattice
-// around a molecule, and the OpenDX writer read back by an independent
-// reader.
+// valid lines (an Error naming the file, or a parse of finite values; nothing
+// else), the lattice around a molecule, and the OpenDX writer read back by an
+// independent reader.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -93,7 +93,7 @@ TEST(PotentialFiles, OtherRecordsThatStartLikeAtomAreSkipped) {
   EXPECT_EQ(a[0].q, 0.5f);
 }
 
-TEST(PotentialFiles, RandomDamageGivesAnErrorOrAnExactParse) {
+TEST(PotentialFiles, RandomDamageGivesAnErrorOrAFiniteParse) {
   std::mt19937 rng(2026);
   std::uniform_real_distribution<float> u(-50.0f, 50.0f);
   const std::string junk = " \t.-+eE0123456789xAN\r";

@@ -14,130 +14,18 @@
 // POINTS_X x ROWS pairs; and the coincident-pair test runs once per atom and
 // row (dy^2 + dz^2 below MIN_R2: almost never), not once per pair. The
 // compensated form adds each tile's float sums to Kahan-compensated totals.
-#include <utility>
-
-#include "families/coulomb/common.cuh"
+#include "families/coulomb/split_kernel.cuh"
 #include "families/coulomb/cuda_rungs.hpp"
 #include "families/coulomb/policy.hpp"
 
 namespace tessera::coulomb_impl {
 
 namespace {
-
-constexpr int WARPS = 4;             // 128 threads: one atom of the tile each
-constexpr int TILE = BLOCK_X * WARPS;
-
-// 1/r for point index p of the thread: the first FMA_POINTS on the FMA pipe.
-template <int P, int FMA_POINTS, int NEWTON, bool GUARD>
-__device__ __forceinline__ float split_rsqrt(float r2) {
-  float inv;
-  if constexpr (P < FMA_POINTS) inv = fma_rsqrt<NEWTON>(r2);
-  else inv = mufu_rsqrt(r2);
-  if constexpr (GUARD) inv = r2 < MIN_R2 ? 0.0f : inv;
-  return inv;
-}
-
-template <int POINTS_X, int ROWS, int FMA_POINTS, int NEWTON, bool GUARD, int... P>
-__device__ __forceinline__ void add_atom(float4 at, const float (&x)[POINTS_X], const float (&dyz)[ROWS],
-                                         float (&v)[ROWS * POINTS_X], std::integer_sequence<int, P...>) {
-  // One fold over the thread's points, P = r * POINTS_X + px, so that the
-  // split's choice per point is a compile-time constant.
-  ((v[P] = fmaf(at.w,
-                split_rsqrt<P, FMA_POINTS, NEWTON, GUARD>(
-                    fmaf(x[P % POINTS_X] - at.x, x[P % POINTS_X] - at.x, dyz[P / POINTS_X])),
-                v[P])),
-   ...);
-}
-
-template <int POINTS_X, int ROWS, int FMA_POINTS, int NEWTON, bool COMPENSATED>
-__global__ void __launch_bounds__(TILE) coulomb_mufu_fma_split_kernel(const float4* __restrict__ atoms,
-                                                                      std::size_t n_atoms, Lattice L,
-                                                                      float* __restrict__ out) {
-  static_assert(FMA_POINTS >= 0 && FMA_POINTS <= POINTS_X * ROWS, "the split takes some of the thread's points");
-  constexpr int N = POINTS_X * ROWS;
-  __shared__ float4 tile[TILE];
-  const int tid = threadIdx.y * BLOCK_X + threadIdx.x;
-  const std::size_t i0 = std::size_t(blockIdx.x) * BLOCK_X * POINTS_X + threadIdx.x;
-  // Rows j0 + WARPS r: a block covers WARPS x ROWS consecutive rows.
-  const std::size_t j0 = std::size_t(blockIdx.y) * WARPS * ROWS + threadIdx.y;
-  float x[POINTS_X], y[ROWS];
-#pragma unroll
-  for (int p = 0; p < POINTS_X; ++p) x[p] = point_coord(L.origin[0], L.spacing, i0 + std::size_t(p) * BLOCK_X);
-#pragma unroll
-  for (int r = 0; r < ROWS; ++r) y[r] = point_coord(L.origin[1], L.spacing, j0 + std::size_t(r) * WARPS);
-
-  for (std::size_t k = blockIdx.z; k < L.nz; k += gridDim.z) {  // block-uniform: the barriers stay aligned
-    const float z = point_coord(L.origin[2], L.spacing, k);
-    float v[N] = {};
-    // COMPENSATED: the running totals and their Kahan corrections.
-    float total[COMPENSATED ? N : 1] = {}, correction[COMPENSATED ? N : 1] = {};
-    for (std::size_t base = 0; base < n_atoms; base += TILE) {
-      __syncthreads();  // the previous tile is read by everyone
-      if (base + tid < n_atoms) tile[tid] = atoms[base + tid];
-      __syncthreads();
-      const int count = int(n_atoms - base < TILE ? n_atoms - base : TILE);
-#pragma unroll 2
-      for (int a = 0; a < count; ++a) {
-        const float4 at = tile[a];
-        const float dz = z - at.z;
-        const float dz2 = dz * dz;
-        float dyz[ROWS];
-        bool near = false;
-#pragma unroll
-        for (int r = 0; r < ROWS; ++r) {
-          const float dy = y[r] - at.y;
-          dyz[r] = fmaf(dy, dy, dz2);
-          near |= dyz[r] < MIN_R2;
-        }
-        // A row through the atom: the guarded form. Warp-uniform whenever the
-        // warp's rows are (a warp shares its rows).
-        if (near)
-          add_atom<POINTS_X, ROWS, FMA_POINTS, NEWTON, true>(at, x, dyz, v, std::make_integer_sequence<int, N>{});
-        else
-          add_atom<POINTS_X, ROWS, FMA_POINTS, NEWTON, false>(at, x, dyz, v, std::make_integer_sequence<int, N>{});
-      }
-      if constexpr (COMPENSATED) {
-#pragma unroll
-        for (int p = 0; p < N; ++p) {
-          const float y = v[p] - correction[p];
-          const float t = total[p] + y;
-          correction[p] = (t - total[p]) - y;
-          total[p] = t;
-          v[p] = 0.0f;
-        }
-      }
-    }
-    if constexpr (COMPENSATED) {
-#pragma unroll
-      for (int p = 0; p < N; ++p) v[p] = total[p];
-    }
-    // Padded lattice: points past the row's end and rows past ny were
-    // computed (no test in the loop) and are not stored.
-#pragma unroll
-    for (int r = 0; r < ROWS; ++r) {
-      const std::size_t j = j0 + std::size_t(r) * WARPS;
-      if (j >= L.ny) continue;
-      float* row = out + L.nx * (j + L.ny * k);
-#pragma unroll
-      for (int p = 0; p < POINTS_X; ++p) {
-        const std::size_t i = i0 + std::size_t(p) * BLOCK_X;
-        if (i < L.nx) row[i] = v[r * POINTS_X + p];
-      }
-    }
-  }
-}
-
-template <int POINTS_X, int ROWS, int FMA_POINTS, int NEWTON, bool COMPENSATED>
-void run_split(const CoulombCall& call, const char* name) {
-  const Lattice& L = call.spec.lattice;
-  detail::launch(name, coulomb_mufu_fma_split_kernel<POINTS_X, ROWS, FMA_POINTS, NEWTON, COMPENSATED>,
-                 grid_2d(L, BLOCK_X * POINTS_X, WARPS * ROWS), dim3(BLOCK_X, WARPS), 0, call.stream, L.points(),
-                 reinterpret_cast<const float4*>(call.atoms), call.spec.n_atoms, L, call.potential);
-}
+using split::run_split;
+using split::WARPS;
+}  // namespace
 
 #define TESSERA_COULOMB_SPLIT(P) P.points_x, P.rows, P.fma_points, P.newton, P.compensated
-
-}  // namespace
 
 bool supports_split(const CoulombSpec& s) {
   return detail::div_up(s.lattice.ny, std::size_t(WARPS) * policy::SPLIT.rows) <= GRID_YZ_MAX &&
