@@ -16,6 +16,7 @@
 #include "tessera/core/buffer.hpp"
 #include "tessera/core/cuda_check.hpp"
 #include "tessera/coulomb.hpp"
+#include "coulomb_gpu_support.hpp"
 #include "test_gpu_support.hpp"
 
 namespace {
@@ -23,6 +24,7 @@ namespace {
 using namespace coulomb_test;
 using tessera::coulomb_impl::CoulombVariant;
 using tessera::coulomb_impl::variants_ladder;
+using coulomb_test::run_on_device;
 
 std::vector<const CoulombVariant*> gpu_variants() {
   std::vector<const CoulombVariant*> out;
@@ -54,19 +56,6 @@ class CoulombGpu : public tessera_test::GpuFixture<::testing::TestWithParam<cons
 // float rsqrt and float sums: 1e-5 of sum |q|/r (2 Newton steps: 4.7e-6 per
 // term at most).
 constexpr double TOL = 1e-5;
-
-std::vector<float> run_on_device(const CoulombVariant& v, const std::vector<Atom>& atoms, const Lattice& L,
-                                 cudaStream_t stream) {
-  tessera::DeviceBuffer<Atom> d_atoms(std::max<std::size_t>(atoms.size(), 1), "atoms");
-  if (!atoms.empty()) d_atoms.upload(atoms.data(), atoms.size());
-  tessera::DeviceBuffer<float> d_out(L.points(), "potential");
-  d_out.fill_bytes(0xFF, stream);  // NaN: a point not written fails
-  v.run({{atoms.size(), L}, d_atoms.data(), d_out.data(), stream});
-  TESSERA_CUDA(cudaStreamSynchronize(stream));
-  std::vector<float> got(L.points());
-  d_out.download(got.data(), got.size());
-  return got;
-}
 
 TEST_P(CoulombGpu, MatchesTheDoubleReference) {
   const CoulombVariant& v = *GetParam();
