@@ -26,13 +26,13 @@ std::vector<coulomb_impl::CoulombVariant> split_sweep_rows() {
   using ladder::roles::TUNING;
   const auto supports = coulomb_impl::supports_split;
   return {
-      {{"coulomb", "split_fma1_newton3", 7, CUDA, TUNING, "split sweep: 1 of 16 rsqrts on the FMA pipe, 3 Newton steps", true}, supports, run_sweep_point<1, 3>},
-      {{"coulomb", "split_fma2_newton3", 7, CUDA, TUNING, "split sweep: 2 of 16 rsqrts on the FMA pipe, 3 Newton steps", true}, supports, run_sweep_point<2, 3>},
-      {{"coulomb", "split_fma4_newton3", 7, CUDA, TUNING, "split sweep: 4 of 16 rsqrts on the FMA pipe, 3 Newton steps", true}, supports, run_sweep_point<4, 3>},
-      {{"coulomb", "split_fma5_newton3", 7, CUDA, TUNING, "split sweep: 5 of 16 rsqrts on the FMA pipe, 3 Newton steps", true}, supports, run_sweep_point<5, 3>},
-      {{"coulomb", "split_fma3_newton2", 7, CUDA, TUNING, "split sweep: 3 of 16 rsqrts on the FMA pipe, 2 Newton steps", true}, supports, run_sweep_point<3, 2>},
-      {{"coulomb", "split_fma5_newton2", 7, CUDA, TUNING, "split sweep: 5 of 16 rsqrts on the FMA pipe, 2 Newton steps", true}, supports, run_sweep_point<5, 2>},
-      {{"coulomb", "split_fma6_newton2", 7, CUDA, TUNING, "split sweep: 6 of 16 rsqrts on the FMA pipe, 2 Newton steps", true}, supports, run_sweep_point<6, 2>},
+      {{"coulomb", "split_fma1_newton3", 7, CUDA, TUNING, "split sweep: 1 of 16 rsqrts on the FMA pipe, 3 Newton steps", false}, supports, run_sweep_point<1, 3>},
+      {{"coulomb", "split_fma2_newton3", 7, CUDA, TUNING, "split sweep: 2 of 16 rsqrts on the FMA pipe, 3 Newton steps", false}, supports, run_sweep_point<2, 3>},
+      {{"coulomb", "split_fma4_newton3", 7, CUDA, TUNING, "split sweep: 4 of 16 rsqrts on the FMA pipe, 3 Newton steps", false}, supports, run_sweep_point<4, 3>},
+      {{"coulomb", "split_fma5_newton3", 7, CUDA, TUNING, "split sweep: 5 of 16 rsqrts on the FMA pipe, 3 Newton steps", false}, supports, run_sweep_point<5, 3>},
+      {{"coulomb", "split_fma3_newton2", 7, CUDA, TUNING, "split sweep: 3 of 16 rsqrts on the FMA pipe, 2 Newton steps", false}, supports, run_sweep_point<3, 2>},
+      {{"coulomb", "split_fma5_newton2", 7, CUDA, TUNING, "split sweep: 5 of 16 rsqrts on the FMA pipe, 2 Newton steps", false}, supports, run_sweep_point<5, 2>},
+      {{"coulomb", "split_fma6_newton2", 7, CUDA, TUNING, "split sweep: 6 of 16 rsqrts on the FMA pipe, 2 Newton steps", false}, supports, run_sweep_point<6, 2>},
   };
 }
 

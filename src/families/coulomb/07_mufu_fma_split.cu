@@ -14,6 +14,12 @@
 // POINTS_X x ROWS pairs; and the coincident-pair test runs once per atom and
 // row (dy^2 + dz^2 below MIN_R2: almost never), not once per pair. The
 // compensated form adds each tile's float sums to Kahan-compensated totals.
+//
+// A lattice too small to fill the GPU (the 2D slice: 32 blocks) splits the
+// atoms into ranges, one block per range and point tile, and adds the
+// ranges' partial sums with atomicAdd into a zeroed output: their order is
+// not fixed, so these rows are not bitwise deterministic there (they are
+// where the lattice alone fills the GPU: one range, plain stores).
 #include "families/coulomb/split_kernel.cuh"
 #include "families/coulomb/cuda_rungs.hpp"
 #include "families/coulomb/policy.hpp"

@@ -29,10 +29,10 @@ const CoulombVariant TABLE[] = {
     {{"coulomb", "constant_atoms", 4, CUDA, TAUGHT, "atoms in __constant__ memory, 4000 per launch: broadcast reads, operands straight from the constant bank (seed 000 DCS, constant cache)", true}, supports_2d_grid, run_constant_atoms},
     {{"coulomb", "coarsened4", 5, CUDA, TAUGHT, "4 consecutive points per thread share dy^2+dz^2 and the atom's reads; strided writes (seed 000 DCS, thread coarsening)", true}, supports_2d_grid, run_coarsened4},
     {{"coulomb", "coalesced_coarsened", 6, CUDA, TAUGHT, "8 points per thread a warp apart: coalesced stores; rows computed to the warp's width, bounds test on the store only (seed 000 DCS, memory coalescing + padding)", true}, supports_2d_grid, run_coalesced_coarsened},
-    {{"coulomb", "mufu_only", 7, CUDA, PRODUCT, "the split's kernel with every rsqrt on MUFU: 8x2 points per thread, atoms through a shared-memory tile, coincidence test once per atom and row", true}, supports_split, run_mufu_only},
-    {{"coulomb", "mufu_fma_split", 7, CUDA, PRODUCT, "3 of 16 rsqrts on the FMA pipe (bit-trick estimate + 3 Newton steps), 13 on MUFU: past the MUFU ceiling at float accuracy (tessera; policy.hpp)", true}, supports_split, run_mufu_fma_split},
-    {{"coulomb", "mufu_fma_split_newton2", 7, CUDA, PRODUCT, "4 of 16 rsqrts on the FMA pipe with 2 Newton steps (4.7e-6 per term): cheaper, less accurate (tessera; policy.hpp)", true}, supports_split, run_mufu_fma_split_newton2},
-    {{"coulomb", "mufu_fma_split_compensated", 7, CUDA, PRODUCT, "mufu_fma_split with each point's 128-atom tile sums added to Kahan-compensated totals: float rounding no longer grows with the atom count (tessera; policy.hpp)", true}, supports_split, run_mufu_fma_split_compensated},
+    {{"coulomb", "mufu_only", 7, CUDA, PRODUCT, "the split's kernel with every rsqrt on MUFU: 8x2 points per thread, atoms through a shared-memory tile, coincidence test once per atom and row; atom ranges + atomicAdd when the lattice cannot fill the GPU", false}, supports_split, run_mufu_only},
+    {{"coulomb", "mufu_fma_split", 7, CUDA, PRODUCT, "3 of 16 rsqrts on the FMA pipe (bit-trick estimate + 3 Newton steps), 13 on MUFU: past the MUFU ceiling at float accuracy (tessera; policy.hpp)", false}, supports_split, run_mufu_fma_split},
+    {{"coulomb", "mufu_fma_split_newton2", 7, CUDA, PRODUCT, "4 of 16 rsqrts on the FMA pipe with 2 Newton steps (4.7e-6 per term): cheaper, less accurate (tessera; policy.hpp)", false}, supports_split, run_mufu_fma_split_newton2},
+    {{"coulomb", "mufu_fma_split_compensated", 7, CUDA, PRODUCT, "mufu_fma_split with each point's 128-atom tile sums added to Kahan-compensated totals: float rounding no longer grows with the atom count (tessera; policy.hpp)", false}, supports_split, run_mufu_fma_split_compensated},
 #endif
 };
 

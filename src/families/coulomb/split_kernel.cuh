@@ -15,6 +15,21 @@ namespace {
 
 constexpr int WARPS = 4;             // 128 threads: one atom of the tile each
 constexpr int TILE = BLOCK_X * WARPS;
+// Blocks that fill an H100 about twice (132 SMs x 8 resident blocks): a
+// lattice with fewer blocks (the 2D slice: 32) splits its atoms into ranges
+// of at least MIN_SPLIT_ATOMS, one block per range and point tile, whose
+// partial sums meet in atomicAdds on a zeroed output.
+constexpr std::size_t FILL_BLOCKS = 2048;
+constexpr std::size_t MIN_SPLIT_ATOMS = 8 * TILE;
+
+// How a launch covers the lattice and the atoms: grid z holds `layers`
+// lattice layers (looped past 65535) times the atom ranges.
+struct Cover {
+  dim3 grid;
+  unsigned layers;
+  std::size_t atoms_per_range;  // a multiple of TILE
+  bool ranges() const { return grid.z > layers; }
+};
 
 // 1/r for point index p of the thread: the first FMA_POINTS on the FMA pipe.
 template <int P, int FMA_POINTS, int NEWTON, bool GUARD>
@@ -41,6 +56,7 @@ __device__ __forceinline__ void add_atom(float4 at, const float (&x)[POINTS_X], 
 template <int POINTS_X, int ROWS, int FMA_POINTS, int NEWTON, bool COMPENSATED>
 __global__ void __launch_bounds__(TILE) coulomb_mufu_fma_split_kernel(const float4* __restrict__ atoms,
                                                                       std::size_t n_atoms, Lattice L,
+                                                                      unsigned layers, std::size_t atoms_per_range,
                                                                       float* __restrict__ out) {
   static_assert(FMA_POINTS >= 0 && FMA_POINTS <= POINTS_X * ROWS, "the split takes some of the thread's points");
   constexpr int N = POINTS_X * ROWS;
@@ -55,16 +71,22 @@ __global__ void __launch_bounds__(TILE) coulomb_mufu_fma_split_kernel(const floa
 #pragma unroll
   for (int r = 0; r < ROWS; ++r) y[r] = point_coord(L.origin[1], L.spacing, j0 + std::size_t(r) * WARPS);
 
-  for (std::size_t k = blockIdx.z; k < L.nz; k += gridDim.z) {  // block-uniform: the barriers stay aligned
+  // This block's atom range and first layer (block-uniform: the barriers
+  // stay aligned).
+  const bool ranged = gridDim.z > layers;
+  const std::size_t range = blockIdx.z / layers;
+  const std::size_t first_atom = range * atoms_per_range;
+  const std::size_t end_atom = first_atom + atoms_per_range < n_atoms ? first_atom + atoms_per_range : n_atoms;
+  for (std::size_t k = blockIdx.z % layers; k < L.nz; k += layers) {
     const float z = point_coord(L.origin[2], L.spacing, k);
     float v[N] = {};
     // COMPENSATED: the running totals and their Kahan corrections.
     float total[COMPENSATED ? N : 1] = {}, correction[COMPENSATED ? N : 1] = {};
-    for (std::size_t base = 0; base < n_atoms; base += TILE) {
+    for (std::size_t base = first_atom; base < end_atom; base += TILE) {
       __syncthreads();  // the previous tile is read by everyone
-      if (base + tid < n_atoms) tile[tid] = atoms[base + tid];
+      if (base + tid < end_atom) tile[tid] = atoms[base + tid];
       __syncthreads();
-      const int count = int(n_atoms - base < TILE ? n_atoms - base : TILE);
+      const int count = int(end_atom - base < TILE ? end_atom - base : TILE);
 #pragma unroll 2
       for (int a = 0; a < count; ++a) {
         const float4 at = tile[a];
@@ -110,18 +132,38 @@ __global__ void __launch_bounds__(TILE) coulomb_mufu_fma_split_kernel(const floa
 #pragma unroll
       for (int p = 0; p < POINTS_X; ++p) {
         const std::size_t i = i0 + std::size_t(p) * BLOCK_X;
-        if (i < L.nx) row[i] = v[r * POINTS_X + p];
+        if (i >= L.nx) continue;
+        if (ranged) atomicAdd(row + i, v[r * POINTS_X + p]);
+        else row[i] = v[r * POINTS_X + p];
       }
     }
   }
 }
 
+inline Cover cover(const CoulombSpec& spec, std::size_t points_per_block_x, std::size_t rows_per_block) {
+  Cover c;
+  c.grid = grid_2d(spec.lattice, points_per_block_x, rows_per_block);
+  c.layers = c.grid.z;
+  c.atoms_per_range = detail::div_up(std::max<std::size_t>(spec.n_atoms, 1), TILE) * TILE;
+  const std::size_t blocks = std::size_t(c.grid.x) * c.grid.y * c.grid.z;
+  std::size_t ranges = std::min(detail::div_up(FILL_BLOCKS, blocks), spec.n_atoms / MIN_SPLIT_ATOMS);
+  ranges = std::min<std::size_t>(ranges, GRID_YZ_MAX / c.layers);
+  if (ranges > 1) {
+    c.atoms_per_range = detail::div_up(detail::div_up(spec.n_atoms, ranges), TILE) * TILE;
+    c.grid.z = unsigned(c.layers * detail::div_up(spec.n_atoms, c.atoms_per_range));
+  }
+  return c;
+}
+
 template <int POINTS_X, int ROWS, int FMA_POINTS, int NEWTON, bool COMPENSATED>
 inline void run_split(const CoulombCall& call, const char* name) {
   const Lattice& L = call.spec.lattice;
-  detail::launch(name, coulomb_mufu_fma_split_kernel<POINTS_X, ROWS, FMA_POINTS, NEWTON, COMPENSATED>,
-                 grid_2d(L, BLOCK_X * POINTS_X, WARPS * ROWS), dim3(BLOCK_X, WARPS), 0, call.stream, L.points(),
-                 reinterpret_cast<const float4*>(call.atoms), call.spec.n_atoms, L, call.potential);
+  const Cover c = cover(call.spec, BLOCK_X * POINTS_X, WARPS * ROWS);
+  if (c.ranges())  // the ranges' partial sums are added to zeros
+    TESSERA_CUDA(cudaMemsetAsync(call.potential, 0, L.points() * sizeof(float), call.stream));
+  detail::launch(name, coulomb_mufu_fma_split_kernel<POINTS_X, ROWS, FMA_POINTS, NEWTON, COMPENSATED>, c.grid,
+                 dim3(BLOCK_X, WARPS), 0, call.stream, L.points(), reinterpret_cast<const float4*>(call.atoms),
+                 call.spec.n_atoms, L, c.layers, c.atoms_per_range, call.potential);
 }
 
 }  // namespace
