@@ -1,4 +1,4 @@
-// The `tessera` command line: list, verify, bench, device, traces, spmv, stencil, conv, mriq. Shared by
+// The `tessera` command line: list, verify, bench, device, traces, spmv, stencil, conv, potential, mriq. Shared by
 // the `tessera` executable (main.cpp) and the lab's `tessera-lab` (lab/main.cpp).
 // Every way out goes through one exit-code scheme (exit_codes.hpp, docs/cli.md).
 #include <CLI/CLI.hpp>
@@ -15,6 +15,7 @@
 #include "harness/device_info.hpp"
 #include "list_cmd.hpp"
 #include "mriq_cmd.hpp"
+#include "potential_cmd.hpp"
 #include "run_cmd.hpp"
 #include "spmv_cmd.hpp"
 #include "stencil_cmd.hpp"
@@ -25,7 +26,7 @@ namespace {
 using namespace tessera;
 using namespace tessera::cli;
 
-constexpr const char* COMMANDS = "list, verify, bench, device, traces, spmv, stencil, conv, mriq";
+constexpr const char* COMMANDS = "list, verify, bench, device, traces, spmv, stencil, conv, potential, mriq";
 
 // Exits 3 without a GPU, so that scripts can test for one.
 int device_cmd(bool remeasure) {
@@ -97,6 +98,8 @@ int main(int argc, char** argv) {
   auto* mriq = add_mriq_command(app, mriq_args);
   ConvArgs conv_args;
   auto* conv = add_conv_command(app, conv_args);
+  PotentialArgs potential_args;
+  auto* potential = add_potential_command(app, potential_args);
 
   if (const std::string mistake = command_mistake(app, argc, argv); !mistake.empty()) return usage_error(mistake);
   try {
@@ -118,6 +121,7 @@ int main(int argc, char** argv) {
     if (*stencil) return stencil_cmd(stencil_args);  // the same
     if (*mriq) return mriq_cmd(mriq_args);  // likewise
     if (*conv) return conv_cmd(conv_args);  // likewise
+    if (*potential) return potential_cmd(potential_args);  // the same
     if (*traces) {
       try {
         return traces_cmd(traces_args);

@@ -14,6 +14,7 @@ void register_all() {
   register_gemm_lab();
   register_batched_scan_lab();
   register_histogram_lab();
+  register_coulomb_lab();
 }
 
 }  // namespace tessera::lab

@@ -14,6 +14,7 @@ void register_transpose_lab();
 void register_gemm_lab();
 void register_batched_scan_lab();
 void register_histogram_lab();
+void register_coulomb_lab();
 
 
 }  // namespace tessera::lab

@@ -24,6 +24,7 @@ std::vector<std::unique_ptr<harness::Pattern>> register_all() {
   all.push_back(harness::make_mriq_pattern());
   all.push_back(harness::make_conv1d_pattern());
   all.push_back(harness::make_conv2d_pattern());
+  all.push_back(harness::make_coulomb_pattern());
   return all;
 }
 }  // namespace

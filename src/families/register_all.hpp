@@ -26,5 +26,6 @@ std::unique_ptr<Pattern> make_moving_average_pattern();
 std::unique_ptr<Pattern> make_mriq_pattern();
 std::unique_ptr<Pattern> make_conv1d_pattern();
 std::unique_ptr<Pattern> make_conv2d_pattern();
+std::unique_ptr<Pattern> make_coulomb_pattern();
 
 }  // namespace tessera::harness

@@ -1,0 +1,39 @@
+// The lab's sweep of coulomb step 7's split (Role::tuning): how many of a
+// thread's 16 reciprocal square roots go to the FMA pipe, with 3 Newton steps
+// (float accuracy) and with 2 (4.7e-6 per term). The product's rows
+// (src/families/coulomb/policy.hpp) are the points the model chose; these
+// are their neighbours, so that `tessera-lab bench coulomb` measures the
+// best ratio and each one's error side by side.
+#include "coulomb/lab_rungs.hpp"
+#include "families/coulomb/split_kernel.cuh"
+
+namespace tessera::lab::coulomb_lab {
+
+namespace {
+
+using coulomb_impl::CoulombCall;
+using coulomb_impl::split::run_split;
+
+template <int FMA_POINTS, int NEWTON>
+void run_sweep_point(const CoulombCall& call) {
+  run_split<8, 2, FMA_POINTS, NEWTON, false>(call, "coulomb_mufu_fma_split_kernel<lab sweep>");
+}
+
+}  // namespace
+
+std::vector<coulomb_impl::CoulombVariant> split_sweep_rows() {
+  using ladder::roles::CUDA;
+  using ladder::roles::TUNING;
+  const auto supports = coulomb_impl::supports_split;
+  return {
+      {{"coulomb", "split_fma1_newton3", 7, CUDA, TUNING, "split sweep: 1 of 16 rsqrts on the FMA pipe, 3 Newton steps", false}, supports, run_sweep_point<1, 3>},
+      {{"coulomb", "split_fma2_newton3", 7, CUDA, TUNING, "split sweep: 2 of 16 rsqrts on the FMA pipe, 3 Newton steps", false}, supports, run_sweep_point<2, 3>},
+      {{"coulomb", "split_fma4_newton3", 7, CUDA, TUNING, "split sweep: 4 of 16 rsqrts on the FMA pipe, 3 Newton steps", false}, supports, run_sweep_point<4, 3>},
+      {{"coulomb", "split_fma5_newton3", 7, CUDA, TUNING, "split sweep: 5 of 16 rsqrts on the FMA pipe, 3 Newton steps", false}, supports, run_sweep_point<5, 3>},
+      {{"coulomb", "split_fma3_newton2", 7, CUDA, TUNING, "split sweep: 3 of 16 rsqrts on the FMA pipe, 2 Newton steps", false}, supports, run_sweep_point<3, 2>},
+      {{"coulomb", "split_fma5_newton2", 7, CUDA, TUNING, "split sweep: 5 of 16 rsqrts on the FMA pipe, 2 Newton steps", false}, supports, run_sweep_point<5, 2>},
+      {{"coulomb", "split_fma6_newton2", 7, CUDA, TUNING, "split sweep: 6 of 16 rsqrts on the FMA pipe, 2 Newton steps", false}, supports, run_sweep_point<6, 2>},
+  };
+}
+
+}  // namespace tessera::lab::coulomb_lab
