@@ -43,7 +43,9 @@ TEST(ConvTable, LadderContract) {
       EXPECT_TRUE(names.insert(v.info.name).second) << v.info.name;
       EXPECT_EQ(v.info.pattern, one_d ? "conv1d" : "conv2d");
       EXPECT_GT(v.info.adds.size(), 30u) << v.info.name;
-      if (i > 0) EXPECT_LE(all[i - 1].info.step, v.info.step);
+      if (i > 0) {
+        EXPECT_LE(all[i - 1].info.step, v.info.step);
+      }
     }
 #if TESSERA_HAVE_CUDA
     for (const char* n : {"basic", "constant_mask", "tiled_output_blocks", "tiled_input_blocks", "tiled_interior_l2",

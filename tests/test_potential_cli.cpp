@@ -78,6 +78,39 @@ TEST(PotentialCli, WritesTheDirectSumAsOpenDx) {
   }
 }
 
+TEST(PotentialCli, WritesTheCutoffSumAsOpenDx) {
+  ScratchDir d, logs;
+  std::vector<Atom> atoms;
+  std::ofstream(d.path("mol.pqr")) << molecule(80, 9, atoms);
+  const double c = 4.0;
+  const CliResult r =
+      run_cli({"potential", d.path("mol.pqr"), d.path("out.dx"), "--spacing", "0.8", "--padding", "2", "--cutoff", "4"},
+              logs.path("log"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(has_substr(r.output, "smoothed cutoff sum, c = 4"));
+  EXPECT_TRUE(has_substr(r.output, "lattice points/s"));
+  const potential_test::Dx dx = potential_test::read_dx(read_text(d.path("out.dx")));
+  ASSERT_FALSE(dx.values.empty());
+  std::size_t inside = 0;
+  for (std::size_t p = 0; p < dx.values.size(); ++p) {
+    const std::size_t i = p % dx.counts[0], j = (p / dx.counts[0]) % dx.counts[1], k = p / (dx.counts[0] * dx.counts[1]);
+    const double x = dx.origin[0] + 0.8 * double(i), y = dx.origin[1] + 0.8 * double(j),
+                 z = dx.origin[2] + 0.8 * double(k);
+    double v = 0, scale = 0;
+    for (const Atom& a : atoms) {
+      const double r2 = (x - a.x) * (x - a.x) + (y - a.y) * (y - a.y) + (z - a.z) * (z - a.z);
+      if (r2 >= c * c) continue;
+      const double s = 1 - r2 / (c * c), term = a.q / std::sqrt(r2) * s * s;
+      v += term;
+      // Near c the float 1 - r²/c² loses digits: the error scales with s, not s².
+      scale += std::fabs(a.q) / std::sqrt(r2) * s;
+      ++inside;
+    }
+    ASSERT_LE(std::fabs(dx.values[p] - v), 2e-5 * scale) << "point " << p;
+  }
+  EXPECT_GT(inside, dx.values.size());  // the cutoff leaves atoms in reach of most points
+}
+
 void expect_refused(const std::vector<std::string>& args, const std::string& message, const ScratchDir& d) {
   ScratchDir logs;
   std::ofstream(d.path("old.dx")) << "keep me\n";
@@ -105,8 +138,9 @@ TEST(PotentialCli, BadInputsWriteNothing) {
   expect_refused({"potential", d.path("missing.pqr"), d.path("new.dx")}, "missing.pqr: cannot open", d);
   expect_refused({"potential", d.path("ok.pqr"), d.path("old.dx"), "--spacing", "0"}, "--spacing 0", d);
   expect_refused({"potential", d.path("ok.pqr"), d.path("old.dx"), "--padding", "-1"}, "--padding -1", d);
-  expect_refused({"potential", d.path("ok.pqr"), d.path("new.dx"), "--cutoff", "12"},
-                 "--cutoff: the cutoff method is not built into this tessera", d);
+  expect_refused({"potential", d.path("ok.pqr"), d.path("new.dx"), "--cutoff", "0"},
+                 "--cutoff 0: must be a positive distance", d);
+  expect_refused({"potential", d.path("ok.pqr"), d.path("new.dx"), "--cutoff", "nan"}, "--cutoff nan", d);
   expect_refused({"potential", d.path("ok.pqr"), d.path("nodir/new.dx")}, "cannot write in", d);
 }
 

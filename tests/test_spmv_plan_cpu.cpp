@@ -101,7 +101,9 @@ void check_host_plan() {
     const auto y0 = random_vector<T>(a.rows, 23);
     for (const std::string variant : {"", "cpu_reference"}) {
       auto plan = tessera::spmv_plan(a, {.validate_structure = true, .variant = variant});
-      if (variant.empty()) EXPECT_EQ(plan.variant(), "cpu_openmp");  // host arrays: a CPU plan, GPU or not
+      if (variant.empty()) {
+        EXPECT_EQ(plan.variant(), "cpu_openmp");  // host arrays: a CPU plan, GPU or not
+      }
       EXPECT_EQ(plan.footprint_bytes(), 0u) << s.name;
       EXPECT_FALSE(plan.reason().empty());
       EXPECT_EQ(plan.row_stats().nnz, a.nnz);
