@@ -16,7 +16,7 @@ namespace tessera::mriq_impl::policy {
 // ~88 % busy, and the old 1-in-4 split (12.5 slots + 1.5 MUFU) turned
 // issue-bound: 40.5 ms against global_aos's 38.9 ms. The balance is near 1
 // polynomial pair in 12; 1 in 8 with the short polynomial (19 slots a
-// pair instead of 21) is predicted 1.09x global_aos (to be measured).
+// pair instead of 21) is predicted 1.08x global_aos (to be measured).
 inline constexpr int SPLIT_GROUP = 8;
 inline constexpr int POLY_OF_GROUP = 1;
 
