@@ -51,6 +51,7 @@ struct Plans {
 struct WindowPlan {
   cufftHandle r2c = 0;
   std::size_t work_bytes = 0;
+  bool ok = false;
 };
 
 std::mutex plans_mutex;  // guards the cache and each plan's stream/work-area set-exec sequence
@@ -87,13 +88,18 @@ const WindowPlan& window_plan_locked(const OverlapSave& os) {
   const auto key = std::make_tuple(device, os.nfft, os.direct, os.valid);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   WindowPlan p;
+  p.ok = true;
   check_cufft(cufftCreate(&p.r2c), "cufftCreate", os);
   check_cufft(cufftSetAutoAllocation(p.r2c, 0), "cufftSetAutoAllocation", os);
   long long n[1] = {(long long)os.nfft}, inembed[1] = {(long long)os.nfft},
             onembed[1] = {(long long)(os.nfft / 2 + 1)};
-  check_cufft(cufftMakePlanMany64(p.r2c, 1, n, inembed, 1, (long long)os.valid, onembed, 1,
-                                  (long long)(os.nfft / 2 + 1), CUFFT_R2C, (long long)os.direct, &p.work_bytes),
-              "cufftMakePlanMany64 (overlapping windows)", os);
+  // Should a cuFFT refuse overlapping windows, the gather path serves (one
+  // more pass over the signal, as before) instead of failing the call.
+  if (cufftMakePlanMany64(p.r2c, 1, n, inembed, 1, (long long)os.valid, onembed, 1, (long long)(os.nfft / 2 + 1),
+                          CUFFT_R2C, (long long)os.direct, &p.work_bytes) != CUFFT_SUCCESS) {
+    cufftDestroy(p.r2c);
+    p = WindowPlan{};
+  }
   return cache.emplace(key, p).first->second;
 }
 
@@ -170,7 +176,7 @@ void run(const ConvCall& call, const OverlapSave& os) {
   std::lock_guard lock(plans_mutex);
   const Plans& batch = plans_locked(os.nfft, os.blocks, os);
   const Plans& single = plans_locked(os.nfft, 1, os);
-  const WindowPlan* windows = os.direct > 0 ? &window_plan_locked(os) : nullptr;
+  const WindowPlan* windows = os.direct > 0 && window_plan_locked(os).ok ? &window_plan_locked(os) : nullptr;
   const Layout l = layout_of(os, std::max({batch.work_bytes, single.work_bytes,
                                            windows != nullptr ? windows->work_bytes : std::size_t(0)}));
   auto* base = static_cast<unsigned char*>(call.workspace);
