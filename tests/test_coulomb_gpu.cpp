@@ -77,6 +77,30 @@ TEST_P(CoulombGpu, NoAtomsWritesZeros) {
 INSTANTIATE_TEST_SUITE_P(Rungs, CoulombGpu, ::testing::ValuesIn(gpu_variants()),
                          [](const auto& info) { return std::string(info.param->info.name); });
 
+using CoulombSharedRowsGpu = tessera_test::GpuFixture<::testing::Test>;
+
+// The shared-rows kernel does the per-atom kernel's float operations in the
+// same order, only elsewhere: where the lattice alone fills the launch (fewer
+// than 2048 atoms: one atom range, plain stores) the two sums agree bit for
+// bit, including tiles that take the guarded form (atoms on lattice points)
+// and tiles that do not.
+TEST_F(CoulombSharedRowsGpu, SameBitsAsThePerAtomKernel) {
+  const auto* per_atom = variants_ladder().find("mufu_fma_split");
+  const auto* shared_rows = variants_ladder().find("mufu_fma_split_shared_rows");
+  ASSERT_NE(per_atom, nullptr);
+  ASSERT_NE(shared_rows, nullptr);
+  for (const System& s : {System{lattice(300, 17, 3, 0.375f, -4, -4, -4), 1000, true},
+                          System{lattice(257, 9, 2), 700, false}, System{lattice(31, 33, 1), 1500, true}}) {
+    const std::vector<Atom> atoms = random_atoms(s.lattice, s.atoms, 21, s.on_points);
+    const std::vector<float> a = run_on_device(*per_atom, atoms, s.lattice, stream());
+    const std::vector<float> b = run_on_device(*shared_rows, atoms, s.lattice, stream());
+    ASSERT_EQ(a.size(), b.size());
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) differ += a[i] != b[i];
+    EXPECT_EQ(differ, 0u) << name_of(s.lattice, s.atoms);
+  }
+}
+
 using CoulombApiGpu = tessera_test::GpuFixture<::testing::Test>;
 
 TEST_F(CoulombApiGpu, DefaultIsAProductRowAndMatchesTheReference) {

@@ -31,12 +31,13 @@ using split::run_split;
 using split::WARPS;
 }  // namespace
 
-#define TESSERA_COULOMB_SPLIT(P) P.points_x, P.rows, P.fma_points, P.newton, P.compensated
+#define TESSERA_COULOMB_SPLIT(P) P.points_x, P.rows, P.fma_points, P.newton, P.compensated, P.shared_rows
 
 bool supports_split(const CoulombSpec& s) {
   return detail::div_up(s.lattice.ny, std::size_t(WARPS) * policy::SPLIT.rows) <= GRID_YZ_MAX &&
          detail::div_up(s.lattice.ny, std::size_t(WARPS) * policy::SPLIT_NEWTON2.rows) <= GRID_YZ_MAX &&
          detail::div_up(s.lattice.ny, std::size_t(WARPS) * policy::MUFU_ONLY.rows) <= GRID_YZ_MAX &&
+         detail::div_up(s.lattice.ny, std::size_t(WARPS) * policy::SPLIT_SHARED_ROWS.rows) <= GRID_YZ_MAX &&
          detail::div_up(s.lattice.ny, std::size_t(WARPS) * policy::SPLIT_COMPENSATED.rows) <= GRID_YZ_MAX;
 }
 
@@ -48,6 +49,9 @@ void run_mufu_fma_split_newton2(const CoulombCall& call) {
 }
 void run_mufu_fma_split_compensated(const CoulombCall& call) {
   run_split<TESSERA_COULOMB_SPLIT(policy::SPLIT_COMPENSATED)>(call, "coulomb_mufu_fma_split_kernel<compensated>");
+}
+void run_mufu_fma_split_shared_rows(const CoulombCall& call) {
+  run_split<TESSERA_COULOMB_SPLIT(policy::SPLIT_SHARED_ROWS)>(call, "coulomb_split_shared_rows_kernel");
 }
 void run_mufu_only(const CoulombCall& call) {
   run_split<TESSERA_COULOMB_SPLIT(policy::MUFU_ONLY)>(call, "coulomb_mufu_fma_split_kernel<mufu only>");
