@@ -1,9 +1,12 @@
 // The lab's sweep of coulomb step 7's split (Role::tuning): how many of a
 // thread's 16 reciprocal square roots go to the FMA pipe, with 3 Newton steps
-// (float accuracy) and with 2 (4.7e-6 per term). The product's rows
+// (float accuracy) and with 2 (4.7e-6 per term), in the per-atom kernel and
+// in the shared-rows kernel (split_kernel.cuh). The product's rows
 // (src/families/coulomb/policy.hpp) are the points the model chose; these
-// are their neighbours, so that `tessera-lab bench coulomb` measures the
-// best ratio and each one's error side by side.
+// are their neighbours, 2/16 to 6/16 for each kernel and step count, so that
+// `tessera-lab bench coulomb` measures the best ratio and each one's error
+// side by side. The model's prediction is in each shared-rows row's adds
+// (docs/coulomb.md, "Cost model").
 #include "coulomb/lab_rungs.hpp"
 #include "families/coulomb/split_kernel.cuh"
 
