@@ -7,6 +7,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
@@ -98,6 +99,24 @@ TEST_F(CoulombSharedRowsGpu, SameBitsAsThePerAtomKernel) {
     std::size_t differ = 0;
     for (std::size_t i = 0; i < a.size(); ++i) differ += a[i] != b[i];
     EXPECT_EQ(differ, 0u) << name_of(s.lattice, s.atoms);
+  }
+}
+
+// The target's error, < 1e-6 of sum |q|/r against the double reference, in
+// the split's worst case: charges of one sign, so the FMA-pipe rsqrt's
+// one-signed error cannot cancel between atoms. 40 atoms keep the float
+// accumulation's own rounding near 4e-7 (host emulation), so the rsqrt's
+// error shows: the pick's series step (4.4e-7 per term, mean 7e-8) passes,
+// 2 Newton steps (mean 1.9e-6) would fail here (3.2e-6 emulated).
+TEST_F(CoulombSharedRowsGpu, ThePickMeetsTheTargetWithChargesOfOneSign) {
+  constexpr std::size_t ATOMS = 40;
+  const auto* pick = variants_ladder().find(tessera::coulomb_default_variant(ATOMS, lattice(256, 24, 2)));
+  ASSERT_NE(pick, nullptr);
+  for (const Lattice& L : {lattice(256, 24, 2, 0.5f, -3, -2, -1), lattice(64, 64, 1, 0.25f)}) {
+    std::vector<Atom> atoms = random_atoms(L, ATOMS, 33);
+    for (Atom& a : atoms) a.q = std::fabs(a.q);
+    const std::vector<float> got = run_on_device(*pick, atoms, L, stream());
+    expect_matches_reference(got, atoms, L, 1e-6, std::string(pick->info.name) + " one sign " + name_of(L, ATOMS));
   }
 }
 

@@ -16,6 +16,7 @@ namespace {
 
 using coulomb_impl::CoulombCall;
 using coulomb_impl::split::run_split;
+constexpr int SERIES = coulomb_impl::SERIES_STEP;
 
 template <int FMA_POINTS, int NEWTON>
 void run_sweep_point(const CoulombCall& call) {
@@ -52,6 +53,12 @@ std::vector<coulomb_impl::CoulombVariant> split_sweep_rows() {
       {{"coulomb", "shared_rows_fma3_newton2", 7, CUDA, TUNING, "shared-rows sweep: 3 of 16 on the FMA pipe, 2 Newton steps (model: ~106 %)", false}, supports, run_shared_rows_point<3, 2>},
       {{"coulomb", "shared_rows_fma4_newton2", 7, CUDA, TUNING, "shared-rows sweep: 4 of 16 on the FMA pipe, 2 Newton steps (model: ~112 %; 4.7e-6 per term)", false}, supports, run_shared_rows_point<4, 2>},
       {{"coulomb", "shared_rows_fma5_newton2", 7, CUDA, TUNING, "shared-rows sweep: 5 of 16 on the FMA pipe, 2 Newton steps (model: ~103 %)", false}, supports, run_shared_rows_point<5, 2>},
+      {{"coulomb", "split_fma3_series", 7, CUDA, TUNING, "split sweep: 3 of 16 on the FMA pipe, one series step (model: ~106 %)", false}, supports, run_sweep_point<3, SERIES>},
+      {{"coulomb", "split_fma4_series", 7, CUDA, TUNING, "split sweep: 4 of 16 on the FMA pipe, one series step (model: ~98 %)", false}, supports, run_sweep_point<4, SERIES>},
+      {{"coulomb", "shared_rows_fma2_series", 7, CUDA, TUNING, "shared-rows sweep: 2 of 16 on the FMA pipe, one series step (model: ~99 %)", false}, supports, run_shared_rows_point<2, SERIES>},
+      {{"coulomb", "shared_rows_fma3_series", 7, CUDA, TUNING, "shared-rows sweep: 3 of 16 on the FMA pipe, one series step (model: ~106 %)", false}, supports, run_shared_rows_point<3, SERIES>},
+      {{"coulomb", "shared_rows_fma5_series", 7, CUDA, TUNING, "shared-rows sweep: 5 of 16 on the FMA pipe, one series step (model: ~103 %)", false}, supports, run_shared_rows_point<5, SERIES>},
+      {{"coulomb", "shared_rows_fma6_series", 7, CUDA, TUNING, "shared-rows sweep: 6 of 16 on the FMA pipe, one series step (model: ~95 %)", false}, supports, run_shared_rows_point<6, SERIES>},
       {{"coulomb", "shared_rows_fma6_newton2", 7, CUDA, TUNING, "shared-rows sweep: 6 of 16 on the FMA pipe, 2 Newton steps (model: ~95 %)", false}, supports, run_shared_rows_point<6, 2>},
   };
 }

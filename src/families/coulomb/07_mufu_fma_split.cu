@@ -38,6 +38,7 @@ bool supports_split(const CoulombSpec& s) {
          detail::div_up(s.lattice.ny, std::size_t(WARPS) * policy::SPLIT_NEWTON2.rows) <= GRID_YZ_MAX &&
          detail::div_up(s.lattice.ny, std::size_t(WARPS) * policy::MUFU_ONLY.rows) <= GRID_YZ_MAX &&
          detail::div_up(s.lattice.ny, std::size_t(WARPS) * policy::SPLIT_SHARED_ROWS.rows) <= GRID_YZ_MAX &&
+         detail::div_up(s.lattice.ny, std::size_t(WARPS) * policy::SPLIT_SERIES.rows) <= GRID_YZ_MAX &&
          detail::div_up(s.lattice.ny, std::size_t(WARPS) * policy::SPLIT_COMPENSATED.rows) <= GRID_YZ_MAX;
 }
 
@@ -52,6 +53,9 @@ void run_mufu_fma_split_compensated(const CoulombCall& call) {
 }
 void run_mufu_fma_split_shared_rows(const CoulombCall& call) {
   run_split<TESSERA_COULOMB_SPLIT(policy::SPLIT_SHARED_ROWS)>(call, "coulomb_split_shared_rows_kernel");
+}
+void run_mufu_fma_split_series(const CoulombCall& call) {
+  run_split<TESSERA_COULOMB_SPLIT(policy::SPLIT_SERIES)>(call, "coulomb_split_shared_rows_kernel<series>");
 }
 void run_mufu_only(const CoulombCall& call) {
   run_split<TESSERA_COULOMB_SPLIT(policy::MUFU_ONLY)>(call, "coulomb_mufu_fma_split_kernel<mufu only>");

@@ -11,6 +11,8 @@
 
 #include <string_view>
 
+#include "families/coulomb/contract.hpp"
+
 namespace tessera::coulomb_impl::policy {
 
 // One thread's share of the split rung (07_mufu_fma_split.cu): POINTS_X points
@@ -52,6 +54,11 @@ inline constexpr Split MUFU_ONLY{8, 2, 0, 0};
 // leave the issue slots short. Predicted, not measured: ~106 % of the MUFU
 // ceiling on the H100.
 inline constexpr Split SPLIT_SHARED_ROWS{8, 2, 3, 3, false, true};
+// The shared-rows kernel with the FMA-pipe rsqrt in one series step
+// (common.cuh, fma_rsqrt_series: 9 instructions like 2 Newton steps, 4.4e-7
+// per term like nearly 3): 4 of 16 fit before issue binds. Predicted, not
+// measured: ~112 % of the MUFU ceiling on the H100. The API's pick.
+inline constexpr Split SPLIT_SERIES{8, 2, 4, coulomb_impl::SERIES_STEP, false, true};
 
 struct Rule {
   std::string_view variant;
@@ -61,15 +68,16 @@ struct Rule {
 };
 
 // The pick is the best row, measured or predicted, among those whose error
-// bound meets the target (1e-6 of sum |q|/r with every term of a point from
-// the FMA pipe, i.e. all charges of one sign): 3 Newton steps (1.3e-7 per
-// term). Measured on the H100 (docs/results, bench-coulomb 2026-11-28):
-// mufu_only 86.5 %, mufu_fma_split 96.1 %, mufu_fma_split_newton2 98.6 %
-// (4.7e-6 per term: over the target for same-sign charges). Predicted, not
-// measured: mufu_fma_split_shared_rows ~106 % (docs/coulomb.md, "Cost model").
+// bound meets the target (1e-6 of sum |q|/r even when every term of a point
+// comes from the FMA pipe with charges of one sign): 3 Newton steps (1.3e-7
+// per term) or the series step (4.4e-7). Measured on the H100 (bench-coulomb
+// 2026-11-28): mufu_only 86.5 %, mufu_fma_split 96.1 %,
+// mufu_fma_split_newton2 98.6 % (4.7e-6 per term: over the target for
+// same-sign charges). Predicted, not measured (docs/coulomb.md, "Cost
+// model"): mufu_fma_split_shared_rows ~106 %, mufu_fma_split_series ~112 %.
 inline constexpr Rule GPU_RULES[] = {
-    {"mufu_fma_split_shared_rows", "any lattice, any atom count", "-",
-     "predicted ~106 % of the MUFU ceiling (not yet measured); mufu_fma_split measured 96.1 % on the H100"},
+    {"mufu_fma_split_series", "any lattice, any atom count", "-",
+     "predicted ~112 % of the MUFU ceiling (not yet measured); best measured: mufu_fma_split 96.1 % on the H100"},
 };
 inline constexpr Rule CPU_RULES[] = {
     {"cpu_openmp", "any lattice, any atom count", "-", "the only parallel CPU rung"},

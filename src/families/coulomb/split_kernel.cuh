@@ -36,8 +36,9 @@ struct Cover {
 template <int P, int FMA_POINTS, int NEWTON, bool GUARD>
 __device__ __forceinline__ float split_rsqrt(float r2) {
   float inv;
-  if constexpr (P < FMA_POINTS) inv = fma_rsqrt<NEWTON>(r2);
-  else inv = mufu_rsqrt(r2);
+  if constexpr (P >= FMA_POINTS) inv = mufu_rsqrt(r2);
+  else if constexpr (NEWTON == SERIES_STEP) inv = fma_rsqrt_series(r2);
+  else inv = fma_rsqrt<NEWTON>(r2);
   if constexpr (GUARD) inv = r2 < MIN_R2 ? 0.0f : inv;
   return inv;
 }
