@@ -15,6 +15,14 @@
 // row (dy^2 + dz^2 below MIN_R2: almost never), not once per pair. The
 // compensated form adds each tile's float sums to Kahan-compensated totals.
 //
+// The shared-rows rows (split_kernel.cuh) move dz, dy, dy^2 + dz^2 and the
+// coincidence test out of the inner loop into the tile load: measured on
+// the H100, the per-atom kernel's splits ran out of issue slots (96.1 and
+// 98.6 % of the MUFU ceiling), and ~11 instructions per atom and warp fewer
+// leave room for more FMA-pipe rsqrts. The series rows use the FMA-pipe
+// rsqrt's one series step (common.cuh): 2 Newton steps' cost, 4.4e-7 per
+// term.
+//
 // A lattice too small to fill the GPU (the 2D slice: 32 blocks) splits the
 // atoms into ranges, one block per range and point tile, and adds the
 // ranges' partial sums with atomicAdd into a zeroed output: their order is
