@@ -125,6 +125,27 @@ TEST_F(ConvGpuApi, DefaultVariantOnAResNetBlock) {
   EXPECT_TRUE(convnet_test::within_bound(l.result(), convnet_test::expected(s, l.x, l.w)));
 }
 
+// cuDNN's handle outlives the callers' streams: run a layer on a stream,
+// destroy the stream, then a layer never seen before (so cuDNN searches its
+// algorithms again) and the first one again, each on a fresh stream. Before
+// the handle was rebound to a stream of its own after every run, the search
+// ran on the destroyed stream and crashed the process.
+TEST_F(ConvGpuApi, CudnnOutlivesItsCallersStreams) {
+  const ConvShape first = layer(2, 8, 12, 12, 16, 3, 1);
+  const ConvShape unseen = layer(2, 16, 10, 10, 8, 5, 2);
+  std::uint32_t seed = 900;
+  for (const ConvShape& s : {first, unseen, first}) {
+    SCOPED_TRACE(convnet_test::name_of(s));
+    Layer l(s, seed++);
+    {
+      tessera_test::GpuStream own;
+      tessera::conv_forward(l.dx.data(), l.dw.data(), l.dy.data(), s, {.variant = "cudnn", .stream = own.get()});
+      ASSERT_EQ(cudaStreamSynchronize(own.get()), cudaSuccess);
+    }  // the stream is destroyed here, before the next layer's search
+    EXPECT_TRUE(convnet_test::within_bound(l.result(), convnet_test::expected(s, l.x, l.w)));
+  }
+}
+
 TEST_F(ConvGpuApi, HostPointersAreRefusedForGpuVariants) {
   const ConvShape s = layer(1, 2, 6, 6, 3, 3);
   std::vector<float> x(72, 1.0f), w(54, 1.0f), y(48, 5.0f);

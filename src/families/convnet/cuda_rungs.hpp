@@ -4,6 +4,8 @@
 // capturable). Plain C++: no CUDA headers needed to include this.
 #pragma once
 
+#include <string>
+
 #include "families/convnet/contract.hpp"
 
 namespace tessera::conv_impl {
@@ -28,5 +30,8 @@ void run_cudnn(const ConvCall& call);
 std::size_t ws_cudnn(const ConvSpec& s);
 void prepare_cudnn(const ConvSpec& s);
 bool supports_cudnn(const ConvSpec& s);
+// The algorithm and workspace cuDNN chose for `s` ("cudnn algo WINOGRAD_NONFUSED,
+// ws 12.0 MB"): the bench row's note.
+std::string cudnn_choice(const ConvSpec& s);
 
 }  // namespace tessera::conv_impl
