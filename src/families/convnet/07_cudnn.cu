@@ -123,6 +123,50 @@ const char* algo_name(cudnnConvolutionFwdAlgo_t a) {
   }
 }
 
+// The plan of `s` on the current device, made on first use (the search runs
+// on the handle's private stream); the caller holds the mutex.
+const Plan& plan_locked(State& st, const ConvSpec& s) {
+  const int device = current_device();
+  if (auto it = st.plans.find(key_of(device, s)); it != st.plans.end()) return it->second;
+  const DeviceHandle& h = handle_locked(st, device, s);
+  Plan p{};
+  TESSERA_CUDNN(cudnnCreateTensorDescriptor(&p.x), s);
+  TESSERA_CUDNN(cudnnCreateTensorDescriptor(&p.y), s);
+  TESSERA_CUDNN(cudnnCreateFilterDescriptor(&p.w), s);
+  TESSERA_CUDNN(cudnnCreateConvolutionDescriptor(&p.conv), s);
+  TESSERA_CUDNN(cudnnSetTensor4dDescriptor(p.x, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, int(s.n), int(s.c), int(s.h),
+                                           int(s.w)),
+                s);
+  TESSERA_CUDNN(cudnnSetFilter4dDescriptor(p.w, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, int(s.m), int(s.c), int(s.k),
+                                           int(s.k)),
+                s);
+  TESSERA_CUDNN(cudnnSetTensor4dDescriptor(p.y, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, int(s.n), int(s.m), int(s.ho),
+                                           int(s.wo)),
+                s);
+  TESSERA_CUDNN(cudnnSetConvolution2dDescriptor(p.conv, int(s.pad), int(s.pad), int(s.stride), int(s.stride), 1, 1,
+                                                CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT),
+                s);
+  TESSERA_CUDNN(cudnnSetConvolutionMathType(p.conv, CUDNN_FMA_MATH), s);
+  cudnnConvolutionFwdAlgoPerf_t results[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
+  int returned = 0;
+  TESSERA_CUDNN(cudnnFindConvolutionForwardAlgorithm(h.handle, p.x, p.w, p.conv, p.y,
+                                                     CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &returned, results),
+                s);
+  const cudnnConvolutionFwdAlgoPerf_t* best = nullptr;
+  // The run uses the descriptor's math type (FMA); a result reported as
+  // tensor-op math would not be the algorithm that runs, so it is skipped.
+  for (int i = 0; i < returned && best == nullptr; ++i)
+    if (results[i].status == CUDNN_STATUS_SUCCESS && results[i].mathType != CUDNN_TENSOR_OP_MATH &&
+        results[i].mathType != CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION)
+      best = &results[i];
+  // (fmt stays out of .cu files: nvcc rejects its compile-time format checks)
+  require(best != nullptr, "cudnn: cudnnFindConvolutionForwardAlgorithm found no FP32 FMA-math algorithm for the layer " +
+                               describe(s) + " (" + std::to_string(returned) + " results)");
+  p.algo = best->algo;
+  TESSERA_CUDNN(cudnnGetConvolutionForwardWorkspaceSize(h.handle, p.x, p.w, p.conv, p.y, p.algo, &p.workspace), s);
+  return st.plans.emplace(key_of(device, s), p).first->second;
+}
+
 }  // namespace
 
 bool supports_cudnn(const ConvSpec& s) { return fits_int32(s); }
