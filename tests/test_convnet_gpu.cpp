@@ -24,11 +24,11 @@ using tessera::DeviceBuffer;
 using tessera_test::device_sync;
 
 const std::vector<std::string> GPU_VARIANTS = {"direct",        "shared_tiled",  "im2col_gemm",
-                                               "implicit_gemm", "winograd_f2x3", "cudnn"};
+                                               "implicit_gemm", "winograd_f2x3", "winograd_fused", "cudnn"};
 
-// winograd_f2x3 takes 3x3 filters at stride 1 only (and says so: tested below).
+// The Winograd rungs take 3x3 filters at stride 1 only (and say so: tested below).
 bool runs(const std::string& variant, const ConvShape& s) {
-  return variant != "winograd_f2x3" || (s.k == 3 && s.stride == 1);
+  return variant.rfind("winograd", 0) != 0 || (s.k == 3 && s.stride == 1);
 }
 
 // x, w on the device, y poisoned (NaN), and the answer.
@@ -161,14 +161,17 @@ TEST_F(ConvGpuApi, HostPointersAreRefusedForGpuVariants) {
 }
 
 TEST_F(ConvGpuApi, WinogradRefusesOtherFilters) {
-  const ConvShape s = layer(1, 2, 9, 9, 3, 5);
-  Layer l(s, 5);
-  try {
-    tessera::conv_forward(l.dx.data(), l.dw.data(), l.dy.data(), s, {.variant = "winograd_f2x3"});
-    ADD_FAILURE() << "winograd_f2x3 accepted a 5x5 filter";
-  } catch (const tessera::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("does not support"), std::string::npos) << e.what();
-  }
+  const ConvShape five = layer(1, 2, 9, 9, 3, 5), strided = layer(1, 2, 9, 9, 3, 3, 1, 2);
+  for (const char* v : {"winograd_f2x3", "winograd_fused"})
+    for (const ConvShape& s : {five, strided}) {
+      Layer l(s, 5);
+      try {
+        tessera::conv_forward(l.dx.data(), l.dw.data(), l.dy.data(), s, {.variant = v});
+        ADD_FAILURE() << v << " accepted " << convnet_test::name_of(s);
+      } catch (const tessera::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("does not support"), std::string::npos) << e.what();
+      }
+    }
 }
 
 TEST_F(ConvGpuApi, TooSmallWorkspaceIsRefused) {
