@@ -7,6 +7,7 @@
 
 #include "convnet_test_support.hpp"
 #include "core/gpu_present.hpp"
+#include "families/convnet/policy.hpp"
 #include "tessera/convnet.hpp"
 #include "tessera/core/error.hpp"
 
@@ -56,6 +57,26 @@ TEST(ConvCpu, OutputSizesAndDefaults) {
   }
   EXPECT_EQ(tessera::conv_forward_workspace_bytes(layer(1, 3, 8, 8, 4, 3), {.variant = "cpu_openmp"}), 0u);
   EXPECT_EQ(tessera::conv_forward_workspace_bytes(layer(1, 3, 8, 8, 4, 3), {.variant = "cpu_reference"}), 0u);
+}
+
+// The GPU policy picks, on the bench's layers, the rung the H100 measured
+// fastest among tessera's (policy.hpp cites the rows).
+TEST(ConvCpu, GpuPolicyFollowsTheMeasuredWinners) {
+  auto gpu_pick = [](const ConvShape& s) {
+    return std::string(tessera::conv_impl::policy::pick(tessera::conv_impl::make_spec(s), true));
+  };
+  EXPECT_EQ(gpu_pick(layer(64, 64, 56, 56, 64, 3, 1)), "winograd_f2x3");
+  EXPECT_EQ(gpu_pick(layer(64, 512, 7, 7, 512, 3, 1)), "winograd_f2x3");
+  EXPECT_EQ(gpu_pick(layer(64, 256, 13, 13, 384, 3, 1)), "implicit_gemm");  // AlexNet conv3: c != m
+  EXPECT_EQ(gpu_pick(layer(1, 64, 56, 56, 64, 3, 1)), "implicit_gemm");     // 784 tiles
+  EXPECT_EQ(gpu_pick(layer(1, 512, 7, 7, 512, 3, 1)), "implicit_gemm");
+  EXPECT_EQ(gpu_pick(layer(64, 3, 227, 227, 96, 11, 0, 4)), "implicit_gemm");
+  EXPECT_EQ(gpu_pick(layer(64, 6, 14, 14, 16, 5)), "implicit_gemm");  // LeNet conv2 n64: 30.7 MFLOP
+  EXPECT_EQ(gpu_pick(layer(1, 6, 14, 14, 16, 5)), "shared_tiled");    // 0.48 MFLOP
+  EXPECT_EQ(gpu_pick(layer(64, 1, 32, 32, 6, 5)), "shared_tiled");    // 15.1 MFLOP
+  EXPECT_EQ(gpu_pick(layer(1, 1, 32, 32, 6, 5)), "shared_tiled");
+  EXPECT_EQ(gpu_pick(layer(1, 2, 8, 8, 2, 13, 6)), "implicit_gemm");  // k 13: beyond the tiny rule
+  EXPECT_EQ(gpu_pick(layer(64, 64, 56, 56, 64, 3, 1, 2)), "implicit_gemm");  // stride 2
 }
 
 // The call throws a tessera::Error whose message contains `what`, and y is untouched.

@@ -24,11 +24,11 @@ using tessera::DeviceBuffer;
 using tessera_test::device_sync;
 
 const std::vector<std::string> GPU_VARIANTS = {"direct",        "shared_tiled",  "im2col_gemm",
-                                               "implicit_gemm", "winograd_f2x3", "cudnn"};
+                                               "implicit_gemm", "winograd_f2x3", "winograd_fused", "cudnn"};
 
-// winograd_f2x3 takes 3x3 filters at stride 1 only (and says so: tested below).
+// The Winograd rungs take 3x3 filters at stride 1 only (and say so: tested below).
 bool runs(const std::string& variant, const ConvShape& s) {
-  return variant != "winograd_f2x3" || (s.k == 3 && s.stride == 1);
+  return variant.rfind("winograd", 0) != 0 || (s.k == 3 && s.stride == 1);
 }
 
 // x, w on the device, y poisoned (NaN), and the answer.
@@ -125,6 +125,27 @@ TEST_F(ConvGpuApi, DefaultVariantOnAResNetBlock) {
   EXPECT_TRUE(convnet_test::within_bound(l.result(), convnet_test::expected(s, l.x, l.w)));
 }
 
+// cuDNN's handle outlives the callers' streams: run a layer on a stream,
+// destroy the stream, then a layer never seen before (so cuDNN searches its
+// algorithms again) and the first one again, each on a fresh stream. Before
+// the handle was rebound to a stream of its own after every run, the search
+// ran on the destroyed stream and crashed the process.
+TEST_F(ConvGpuApi, CudnnOutlivesItsCallersStreams) {
+  const ConvShape first = layer(2, 8, 12, 12, 16, 3, 1);
+  const ConvShape unseen = layer(2, 16, 10, 10, 8, 5, 2);
+  std::uint32_t seed = 900;
+  for (const ConvShape& s : {first, unseen, first}) {
+    SCOPED_TRACE(convnet_test::name_of(s));
+    Layer l(s, seed++);
+    {
+      tessera_test::GpuStream own;
+      tessera::conv_forward(l.dx.data(), l.dw.data(), l.dy.data(), s, {.variant = "cudnn", .stream = own.get()});
+      ASSERT_EQ(cudaStreamSynchronize(own.get()), cudaSuccess);
+    }  // the stream is destroyed here, before the next layer's search
+    EXPECT_TRUE(convnet_test::within_bound(l.result(), convnet_test::expected(s, l.x, l.w)));
+  }
+}
+
 TEST_F(ConvGpuApi, HostPointersAreRefusedForGpuVariants) {
   const ConvShape s = layer(1, 2, 6, 6, 3, 3);
   std::vector<float> x(72, 1.0f), w(54, 1.0f), y(48, 5.0f);
@@ -140,14 +161,17 @@ TEST_F(ConvGpuApi, HostPointersAreRefusedForGpuVariants) {
 }
 
 TEST_F(ConvGpuApi, WinogradRefusesOtherFilters) {
-  const ConvShape s = layer(1, 2, 9, 9, 3, 5);
-  Layer l(s, 5);
-  try {
-    tessera::conv_forward(l.dx.data(), l.dw.data(), l.dy.data(), s, {.variant = "winograd_f2x3"});
-    ADD_FAILURE() << "winograd_f2x3 accepted a 5x5 filter";
-  } catch (const tessera::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("does not support"), std::string::npos) << e.what();
-  }
+  const ConvShape five = layer(1, 2, 9, 9, 3, 5), strided = layer(1, 2, 9, 9, 3, 3, 1, 2);
+  for (const char* v : {"winograd_f2x3", "winograd_fused"})
+    for (const ConvShape& s : {five, strided}) {
+      Layer l(s, 5);
+      try {
+        tessera::conv_forward(l.dx.data(), l.dw.data(), l.dy.data(), s, {.variant = v});
+        ADD_FAILURE() << v << " accepted " << convnet_test::name_of(s);
+      } catch (const tessera::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("does not support"), std::string::npos) << e.what();
+      }
+    }
 }
 
 TEST_F(ConvGpuApi, TooSmallWorkspaceIsRefused) {

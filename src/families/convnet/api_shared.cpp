@@ -18,7 +18,7 @@ const ConvVariant& variant_for(const ConvSpec& spec, const std::string& name) {
                                         describe(spec),
                                         v.info.backend == Backend::cuda ? " (32-bit indexing: x, w and y must each "
                                                                           "hold fewer than 2^31 elements; "
-                                                                          "shared_tiled: a patch within 48 KiB; winograd_f2x3: "
+                                                                          "shared_tiled: a patch within 48 KiB; winograd_f2x3, winograd_fused: "
                                                                           "k = 3 and stride 1 only)"
                                                                         : ""));
   return v;

@@ -1,8 +1,10 @@
-// The CUDA rungs of the convnet ladder (steps 2-6) and the vendor baseline
-// (step 7); ladder.cpp lists them. Each run_X(call) enqueues the layer on
+// The CUDA rungs of the convnet ladder (steps 2-6 and 8) and the vendor
+// baseline (step 7); ladder.cpp lists them. Each run_X(call) enqueues the layer on
 // call.stream (no allocation, no host synchronisation once prepared: graph-
 // capturable). Plain C++: no CUDA headers needed to include this.
 #pragma once
+
+#include <string>
 
 #include "families/convnet/contract.hpp"
 
@@ -23,10 +25,17 @@ std::size_t ws_implicit_gemm(const ConvSpec& s);
 void run_winograd_f2x3(const ConvCall& call);
 std::size_t ws_winograd_f2x3(const ConvSpec& s);
 bool supports_winograd_f2x3(const ConvSpec& s);
+// 08_winograd_fused.cu: Winograd F(2x2, 3x3) in one kernel after the filter transform.
+void run_winograd_fused(const ConvCall& call);
+std::size_t ws_winograd_fused(const ConvSpec& s);
+bool supports_winograd_fused(const ConvSpec& s);
 // 07_cudnn.cu: cudnnConvolutionForward, FP32 FMA math, the algorithm cuDNN finds fastest.
 void run_cudnn(const ConvCall& call);
 std::size_t ws_cudnn(const ConvSpec& s);
 void prepare_cudnn(const ConvSpec& s);
 bool supports_cudnn(const ConvSpec& s);
+// The algorithm and workspace cuDNN chose for `s` ("cudnn algo WINOGRAD_NONFUSED,
+// ws 12.0 MB"): the bench row's note.
+std::string cudnn_choice(const ConvSpec& s);
 
 }  // namespace tessera::conv_impl

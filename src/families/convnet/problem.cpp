@@ -27,6 +27,7 @@
 
 #include "tessera/core/buffer.hpp"
 #include "tessera/core/cuda_check.hpp"
+#include "families/convnet/cuda_rungs.hpp"
 #endif
 
 namespace tessera::harness {
@@ -248,8 +249,12 @@ CheckResult ConvInstance::check(stream_t stream) {
   TESSERA_CUDA(cudaStreamSynchronize(stream));
   TESSERA_CUDA(cudaGetLastError());
   dev_y_.download(got.data(), got.size() * sizeof(float));
-#endif
+  CheckResult r = problem_.compare(got.data());
+  if (variant_.run == conv_impl::run_cudnn) r.note = conv_impl::cudnn_choice(s);  // which algorithm the row timed
+  return r;
+#else
   return problem_.compare(got.data());
+#endif
 }
 
 ProblemFactory factory(const Layer& layer, std::uint64_t seed, bool gpu) {
