@@ -21,8 +21,6 @@ namespace {
 // 4096 outputs: many chunks per thread at any bench size, and a direct
 // first window (w products) that costs little next to CHUNK slides.
 constexpr std::size_t CHUNK = 4096;
-// Narrower boxes sum directly: w vectorised adds cost little.
-constexpr std::size_t SLIDE_MIN_W = 65;
 
 // s + c holds a sum; adds v, keeping the rounding error of s + v in c
 // (Neumaier's variant of Kahan summation: exact whichever is larger).
