@@ -257,6 +257,15 @@ TEST(ConvFft, OverlapSaveBlocking) {
   EXPECT_EQ(os.nfft, 8192u);
   EXPECT_EQ(os.valid, 8192u - 1024u);
   EXPECT_EQ(os.blocks, (s.width + os.valid - 1) / os.valid);
+  // The segments read straight from the input: whole windows inside the
+  // signal, and every other one (gathered) at the ends, at most a few.
+  const std::size_t r = s.rx();
+  EXPECT_GE(os.direct_first * os.valid, r);
+  EXPECT_LT((os.direct_first - 1) * os.valid, r);
+  const std::size_t last = os.direct_first + os.direct - 1;
+  EXPECT_LE(last * os.valid - r + os.nfft, s.width);
+  EXPECT_GT((last + 1) * os.valid - r + os.nfft, s.width);
+  EXPECT_LE(os.blocks - os.direct, 3u);
   s.mask_w = 7;
   EXPECT_EQ(ci::overlap_save_of(s).nfft, 1024u);
   // Never longer than the whole signal needs.
@@ -265,6 +274,7 @@ TEST(ConvFft, OverlapSaveBlocking) {
   os = ci::overlap_save_of(s);
   EXPECT_EQ(os.nfft, 256u);  // next_pow2(132)
   EXPECT_EQ(os.blocks, 1u);
+  EXPECT_EQ(os.direct, 0u);  // the one window has ghosts at both ends
   // One sample and one tap: the smallest transform.
   ci::ConvSpec one;
   one.width = one.pitch = 1;
@@ -274,6 +284,7 @@ TEST(ConvFft, OverlapSaveBlocking) {
   const auto whole = ci::whole_signal_of(s);
   EXPECT_EQ(whole.nfft, 256u);
   EXPECT_GE(whole.valid, s.width);
+  EXPECT_EQ(whole.direct, 0u);
 }
 
 // ---- the harness on both patterns -------------------------------------------------

@@ -100,7 +100,7 @@ const Shape SHAPES_2D[] = {
     {33, 17, 3, 3},        {100, 1, 5, 1},        {1, 100, 1, 5},       {65, 130, 5, 5, 3},  {257, 259, 9, 9},
     {513, 517, 11, 7},     {300, 200, 31, 31},    {1024, 1024, 5, 5},   {45, 33, 45, 33},    {129, 67, 3, 3, 1},
     {40, 40, 9, 9, 0, true}, {123, 77, 5, 5, 5, true}, {300, 200, 31, 31, 0, true}, {64, 64, 1, 1, 0, true},
-    {17, 300, 7, 1, 0, true}};
+    {17, 300, 7, 1, 0, true}, {131, 129, 9, 1, 0, true}};
 
 const Shape SHAPES_1D[] = {{1, 1, 1, 1},       {7, 1, 7, 1},         {100, 1, 3, 1},      {255, 1, 1, 1},
                            {1025, 1, 1025, 1}, {2049, 1, 1025, 1},   {2047, 1, 9, 1},     {4097, 1, 101, 1},
@@ -201,12 +201,14 @@ TEST_F(ConvGpu, FftAgreesWithDirectAtSeveralLengths) {
 
 TEST_F(ConvGpu, DefaultVariantsFollowThePolicy) {
   EXPECT_EQ(conv1d_default_variant(std::size_t(1) << 26, 1025), "fft_overlap_save");
-  EXPECT_EQ(conv1d_default_variant(std::size_t(1) << 26, 7), "register_blocked");
+  EXPECT_EQ(conv1d_default_variant(std::size_t(1) << 26, 7), "tiled_output_blocks");
+  EXPECT_EQ(conv1d_default_variant(std::size_t(1) << 26, 33), "register_blocked");
   const auto sep = outer(random_floats(9, 1), random_floats(9, 2));
   const auto rnd = random_floats(81, 3);
   EXPECT_EQ(conv2d_default_variant(8192, 8192, sep.data(), 9, 9), "separable");
-  EXPECT_EQ(conv2d_default_variant(8192, 8192, rnd.data(), 9, 9), "register_blocked");
-  EXPECT_EQ(conv2d_default_variant(8192, 8192, sep.data(), 9, 9, {.separable_tolerance = -1}), "register_blocked");
+  EXPECT_EQ(conv2d_default_variant(8192, 8192, rnd.data(), 9, 9), "register_blocked_wide");
+  EXPECT_EQ(conv2d_default_variant(8192, 8192, sep.data(), 9, 9, {.separable_tolerance = -1}), "register_blocked_wide");
+  EXPECT_EQ(conv2d_default_variant(8192, 8192, random_floats(77, 4).data(), 11, 7), "register_blocked");
   // The default calls are right.
   api_case(false, {300, 200, 9, 9, 0, true}, "", stream(), 11);
   api_case(false, {300, 200, 9, 9}, "", stream(), 12);

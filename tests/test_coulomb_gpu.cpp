@@ -7,6 +7,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
@@ -76,6 +77,48 @@ TEST_P(CoulombGpu, NoAtomsWritesZeros) {
 
 INSTANTIATE_TEST_SUITE_P(Rungs, CoulombGpu, ::testing::ValuesIn(gpu_variants()),
                          [](const auto& info) { return std::string(info.param->info.name); });
+
+using CoulombSharedRowsGpu = tessera_test::GpuFixture<::testing::Test>;
+
+// The shared-rows kernel does the per-atom kernel's float operations in the
+// same order, only elsewhere: where the lattice alone fills the launch (fewer
+// than 2048 atoms: one atom range, plain stores) the two sums agree bit for
+// bit, including tiles that take the guarded form (atoms on lattice points)
+// and tiles that do not.
+TEST_F(CoulombSharedRowsGpu, SameBitsAsThePerAtomKernel) {
+  const auto* per_atom = variants_ladder().find("mufu_fma_split");
+  const auto* shared_rows = variants_ladder().find("mufu_fma_split_shared_rows");
+  ASSERT_NE(per_atom, nullptr);
+  ASSERT_NE(shared_rows, nullptr);
+  for (const System& s : {System{lattice(300, 17, 3, 0.375f, -4, -4, -4), 1000, true},
+                          System{lattice(257, 9, 2), 700, false}, System{lattice(31, 33, 1), 1500, true}}) {
+    const std::vector<Atom> atoms = random_atoms(s.lattice, s.atoms, 21, s.on_points);
+    const std::vector<float> a = run_on_device(*per_atom, atoms, s.lattice, stream());
+    const std::vector<float> b = run_on_device(*shared_rows, atoms, s.lattice, stream());
+    ASSERT_EQ(a.size(), b.size());
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) differ += a[i] != b[i];
+    EXPECT_EQ(differ, 0u) << name_of(s.lattice, s.atoms);
+  }
+}
+
+// The target's error, < 1e-6 of sum |q|/r against the double reference, in
+// the split's worst case: charges of one sign, so the FMA-pipe rsqrt's
+// one-signed error cannot cancel between atoms. 40 atoms keep the float
+// accumulation's own rounding near 4e-7 (host emulation), so the rsqrt's
+// error shows: the pick's series step (4.4e-7 per term, mean 7e-8) passes,
+// 2 Newton steps (mean 1.9e-6) would fail here (3.2e-6 emulated).
+TEST_F(CoulombSharedRowsGpu, ThePickMeetsTheTargetWithChargesOfOneSign) {
+  constexpr std::size_t ATOMS = 40;
+  const auto* pick = variants_ladder().find(tessera::coulomb_default_variant(ATOMS, lattice(256, 24, 2)));
+  ASSERT_NE(pick, nullptr);
+  for (const Lattice& L : {lattice(256, 24, 2, 0.5f, -3, -2, -1), lattice(64, 64, 1, 0.25f)}) {
+    std::vector<Atom> atoms = random_atoms(L, ATOMS, 33);
+    for (Atom& a : atoms) a.q = std::fabs(a.q);
+    const std::vector<float> got = run_on_device(*pick, atoms, L, stream());
+    expect_matches_reference(got, atoms, L, 1e-6, std::string(pick->info.name) + " one sign " + name_of(L, ATOMS));
+  }
+}
 
 using CoulombApiGpu = tessera_test::GpuFixture<::testing::Test>;
 

@@ -83,6 +83,16 @@ TEST_F(MriqCli, WritesQOfTheDefinition) {
   EXPECT_TRUE(has_substr(r.output, "numK            1500"));
   EXPECT_TRUE(has_substr(r.output, "numX            777"));
   EXPECT_TRUE(has_substr(r.output, "pairs/s"));
+  // The compute time is the call alone: on a GPU its device time, the
+  // uploads, the kernel-loading first call and the copies back apart.
+  if (has_substr(r.output, "variant         cpu_"))
+    EXPECT_TRUE(has_substr(r.output, "the call on the host")) << r.output;
+  else
+    EXPECT_TRUE(has_substr(r.output, "device time of the call") &&
+                has_substr(r.output, "first call (kernel loading, 512 samples)") &&
+                has_substr(r.output, "copies back"))
+        << r.output;
+  EXPECT_TRUE(has_substr(r.output, "(read ")) << r.output;
   const std::string q = read_bytes(out);
   ASSERT_EQ(q.size(), 4 + 8 * 777u);
   std::uint32_t n = 0;

@@ -16,6 +16,7 @@
 #include "spmv_gpu_test_support.hpp"
 #include "spmv_test_support.hpp"
 #include "test_gpu_support.hpp"
+#include "test_support.hpp"
 #include "tessera/core/error.hpp"
 #include "tessera/spmv.hpp"
 
@@ -129,11 +130,36 @@ TEST_F(SpmvPlanGpuApi, PicksByRowStatisticsAndRuns) {
   }
 }
 
-// Errors: a plan refuses host arrays on a GPU, another variant at run time,
-// and vectors that overlap.
+// Unnamed, a plan runs where the arrays live: host arrays take a CPU
+// variant even on a GPU machine, and that plan runs on host vectors.
+TEST_F(SpmvPlanGpuApi, HostArraysMakeACpuPlan) {
+  const auto host = sp::matrices::power_law<float>(3000, 2500, 8.0, 400, 7);
+  const auto a = host.view();
+  const auto plan = tessera::spmv_plan(a, {.stream = stream()});
+  EXPECT_EQ(plan.variant(), "cpu_openmp") << plan.reason();
+  EXPECT_EQ(plan.footprint_bytes(), 0u);
+  EXPECT_EQ(plan.row_stats().nnz, a.nnz);
+  const auto x = random_vector<float>(a.cols, 11);
+  const auto y0 = random_vector<float>(a.rows, 12);
+  auto y = y0;
+  tessera::spmv(plan, x.data(), y.data(), {.alpha = 2.0, .beta = -0.5, .stream = stream()});
+  expect_close(a, x, y0, 2.0, -0.5, y, "host plan");
+  // The host plan refuses device vectors, naming the vector.
+  const auto d_x = to_device(x);
+  const std::string msg = tessera_test::error_message(
+      [&] { tessera::spmv(plan, static_cast<const float*>(d_x->p), y.data(), {.stream = stream()}); });
+  EXPECT_TRUE(tessera_test::has_substr(msg, "x must point to host memory")) << msg;
+}
+
+// Errors: a GPU variant named for host arrays (naming the argument), another
+// variant at run time, and vectors that overlap.
 TEST_F(SpmvPlanGpuApi, RefusesMisuse) {
   const auto host = sp::matrices::laplace_2d<float>(8, 1);
-  EXPECT_THROW((void)tessera::spmv_plan(host.view(), {.stream = stream()}), tessera::Error);
+  for (const char* gpu_variant : {"jds", "csr_scalar_guarded"}) {
+    const std::string msg = tessera_test::error_message(
+        [&] { (void)tessera::spmv_plan(host.view(), {.variant = gpu_variant, .stream = stream()}); });
+    EXPECT_TRUE(tessera_test::has_substr(msg, "row_offsets must point to device memory")) << gpu_variant;
+  }
   const DeviceMatrix<float> dev(host);
   const auto plan = tessera::spmv_plan(dev.view(), {.variant = "jds", .stream = stream()});
   const auto d_x = to_device(random_vector<float>(host.cols, 2));

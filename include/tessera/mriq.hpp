@@ -13,10 +13,10 @@
 // the cpu_ variants (reachable by name, and the default without a GPU) take
 // host pointers and run synchronously after synchronising the stream.
 //
-// Accuracy: the API's pick (mufu_fma_split) evaluates sin and cos in float,
-// a quarter of them with a polynomial and the rest through the
-// special-function unit; its error is at most 1e-4 of max|Q| against a
-// double evaluation (docs/mriq.md states the measured errors of every
+// Accuracy: the API's pick (global_aos) evaluates sin and cos in float
+// through the special-function unit (mufu_fma_split: 1 pair in 8 with a
+// short polynomial); its error is at most 1e-4 of max|Q| against a double
+// evaluation (docs/mriq.md states the measured errors of every
 // variant). The cpu_ variants compute in double.
 //
 // num_k = 0: Q = 0 for every voxel. num_x = 0: nothing to do.

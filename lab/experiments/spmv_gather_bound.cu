@@ -1,4 +1,4 @@
-// Experiment (not part of the build): the bound of SpMV on the bench's
+// Experiment: the bound of SpMV on the bench's
 // power-law matrix (docs/spmv.md, "The power-law bound"). Times, on the same
 // matrix as `tessera bench spmv` (2,097,152 rows, mean 16, rows up to 3e5,
 // seed 20261122), kernels that do part of an SpMV's work with perfect
@@ -9,17 +9,17 @@
 //   gather_seq  gather_val with col[k] = k mod cols (the same bytes, x read
 //               in order: what the gather's scatter costs)
 //   copy        a device copy of the bytes model's size (the ceiling)
-// and cusparseSpMV (CSR, default algorithm) in the same run. Then the
+// and cusparseSpMV (CSR, default algorithm, 32-bit offsets and columns as
+// the cusparse rung gives it: cuSPARSE refuses 64-bit offsets with 32-bit
+// columns) in the same run. Then the
 // ordering-free idea: x kept in L2 (a persisting access-policy window over
 // x, 8 MB in float, on a stream; the matrix arrays stream past it), timed for
 // gather_val and cusparseSpMV on that stream (the *_l2 lines). Every kernel
 // reduces per warp and writes one value a warp (the sums are kept, so
 // nothing is optimised away). Times: median of 50 runs, cudaEvent.
 //
-// Build and run (on the GPU machine, from the repository root):
-//   nvcc -O3 -std=c++20 -arch=sm_90a -Isrc -Iinclude -Xcompiler -fopenmp \
-//        lab/experiments/spmv_gather_bound.cu -lcusparse -o /tmp/spmv_gather_bound
-//   /tmp/spmv_gather_bound [rows=2097152] [double=0]
+// Built with the lab (lab/CMakeLists.txt); run from the build folder:
+//   build/release/lab/lab_spmv_gather_bound [rows=2097152] [double=0]
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -111,6 +111,16 @@ void* up(const std::vector<T>& v) {
   return p;
 }
 
+// The offsets narrowed to 32 bits for cuSPARSE (it takes one index size for
+// offsets and columns), as the cusparse rung narrows them.
+std::vector<std::int32_t> offsets_32(const std::vector<std::int64_t>& offsets) {
+  if (!offsets.empty() && offsets.back() >= (std::int64_t(1) << 31)) {
+    std::printf("nnz = %lld does not fit 32-bit offsets\n", (long long)offsets.back());
+    std::exit(1);
+  }
+  return std::vector<std::int32_t>(offsets.begin(), offsets.end());
+}
+
 // col[k] = k mod cols: the gather's bytes with x read in order.
 std::vector<std::int32_t> columns_in_order(std::int64_t nnz, std::int64_t cols) {
   std::vector<std::int32_t> out(static_cast<std::size_t>(nnz));
@@ -128,6 +138,7 @@ int run(std::int64_t rows) {
   std::vector<T> x(std::size_t(rows), T(1));
   const std::vector<std::int32_t> in_order = columns_in_order(nnz, rows);
   auto* off = static_cast<std::int64_t*>(up(a.offsets));
+  auto* off32 = static_cast<std::int32_t*>(up(offsets_32(a.offsets)));
   auto* col = static_cast<std::int32_t*>(up(a.col));
   auto* col_seq = static_cast<std::int32_t*>(up(in_order));
   auto* val = static_cast<T*>(up(a.val));
@@ -138,7 +149,9 @@ int run(std::int64_t rows) {
   const unsigned blocks = unsigned((threads + 255) / 256);
   CK(cudaMalloc(&out, std::size_t(blocks) * 8 * sizeof(T)));
   const double s = sizeof(T);
-  const double model = double(nnz) * (s + 4) + 8.0 * double(rows + 1) + s * double(rows) * 2;  // x once, y written
+  // The bytes model of the bench (64-bit offsets; cuSPARSE reads 4 bytes a row
+  // less, under 3 % of it): x once, y written.
+  const double model = double(nnz) * (s + 4) + 8.0 * double(rows + 1) + s * double(rows) * 2;
   char* c0 = nullptr;
   char* c1 = nullptr;
   CK(cudaMalloc(&c0, std::size_t(model)));
@@ -163,7 +176,7 @@ int run(std::int64_t rows) {
   const cudaDataType vt = sizeof(T) == 8 ? CUDA_R_64F : CUDA_R_32F;
   cusparseSpMatDescr_t A;
   cusparseDnVecDescr_t X, Y;
-  CS(cusparseCreateCsr(&A, rows, rows, nnz, off, col, val, CUSPARSE_INDEX_64I, CUSPARSE_INDEX_32I,
+  CS(cusparseCreateCsr(&A, rows, rows, nnz, off32, col, val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
                        CUSPARSE_INDEX_BASE_ZERO, vt));
   CS(cusparseCreateDnVec(&X, rows, dx, vt));
   CS(cusparseCreateDnVec(&Y, rows, dy, vt));

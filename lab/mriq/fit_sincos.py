@@ -7,10 +7,13 @@ Chebyshev nodes of u in [0, 1/4] (near-minimax), solved exactly in rationals
 from the double values. Prints the coefficients and the maximum error of the
 double evaluation (1.9e-7); evaluated in float with FMAs the error is
 6.1e-7 absolute (checked with 2e7 random arguments in [-60, 60] turns).
-No dependencies: python3 lab/mriq/fit_sincos.py
+With --short: S of degree 4 and C of degree 5, the split's cheaper pair
+(sincos_turns_poly_short), error 1.15e-5 (double evaluation).
+No dependencies: python3 lab/mriq/fit_sincos.py [--short]
 """
 from fractions import Fraction
 import math
+import sys
 
 
 def interpolate(func, degree, a, b):
@@ -39,8 +42,11 @@ def horner(c, u):
     return r
 
 
-sin_c = interpolate(lambda u: math.sin(2 * math.pi * math.sqrt(u)) / math.sqrt(u) if u > 0 else 2 * math.pi, 5, 0, 0.25)
-cos_c = interpolate(lambda u: math.cos(2 * math.pi * math.sqrt(u)), 6, 0, 0.25)
+short = "--short" in sys.argv[1:]
+sin_degree, cos_degree = (4, 5) if short else (5, 6)
+sin_c = interpolate(lambda u: math.sin(2 * math.pi * math.sqrt(u)) / math.sqrt(u) if u > 0 else 2 * math.pi,
+                    sin_degree, 0, 0.25)
+cos_c = interpolate(lambda u: math.cos(2 * math.pi * math.sqrt(u)), cos_degree, 0, 0.25)
 print("S", ", ".join(f"{v!r}f" for v in sin_c))
 print("C", ", ".join(f"{v!r}f" for v in cos_c))
 err = 0.0

@@ -15,7 +15,8 @@
 // instruction and no shared state between calls). Other sizes take a
 // runtime-sized loop with the taps in shared memory.
 //
-// 1D: 256 threads, each computes 16 consecutive outputs (4,096 per block);
+// 1D: 256 threads, each computes 16 consecutive outputs (4,096 per block),
+// stored through shared memory so that the global stores are coalesced;
 // a window of 32 shared values in registers serves 16 taps x 16 outputs: 48
 // shared loads (window and taps) per 256 FMAs, 0.19; the shared index is
 // padded by one word per 16 so that the lanes' windows, 16 words apart, fall
@@ -53,11 +54,15 @@ __global__ __launch_bounds__(BX* BY) void conv_register_blocked_2d_kernel(const 
   const gpu::TileOrigin t = gpu::tile_origin(g, BX, TILE_H);
   const int sw = BX + 2 * g.rx, sh = TILE_H + 2 * g.ry;
   float* tile = smem;
-  gpu::load_tile(tile, sw, sh, in, g, t.x0 - g.rx, t.y0 - g.ry);
+  gpu::load_tile_async(tile, sw, sh, in, g, t.x0 - g.rx, t.y0 - g.ry);
   float* smask = smem + sw * sh;
   if constexpr (MW == 0) {
-    for (int i = threadIdx.y * BX + threadIdx.x; i < g.mask_w * g.mask_h; i += BX * BY) smask[i] = mask[i];
+    // Rounded up to whole float4s, zero past the mask: a merged vector read
+    // of the last taps stays inside the allocation (see 07_separable.cu).
+    const int n = g.mask_w * g.mask_h;
+    for (int i = threadIdx.y * BX + threadIdx.x; i < (n + 3) / 4 * 4; i += BX * BY) smask[i] = i < n ? mask[i] : 0.0f;
   }
+  gpu::wait_tile();
   __syncthreads();
 
   float acc[R];
@@ -110,8 +115,14 @@ __global__ __launch_bounds__(tiles::BX_1D) void conv_register_blocked_1d_kernel(
   float* tile = smem + taps_padded;  // OUT_1D + taps_padded inputs, padded index
   const std::int64_t x0 = std::int64_t(blockIdx.x) * OUT_1D;
   for (int i = threadIdx.x; i < taps_padded; i += blockDim.x) smask[i] = i < g.mask_w ? mask[i] : 0.0f;
-  for (int i = threadIdx.x; i < OUT_1D + taps_padded; i += blockDim.x)
-    tile[padded(i)] = gpu::load_or_zero(in, g, x0 - g.rx + i, 0);
+  // Every copy in flight at once (see gpu::load_tile_async), ghosts zero-filled.
+  for (int i = threadIdx.x; i < OUT_1D + taps_padded; i += blockDim.x) {
+    const std::int64_t x = x0 - g.rx + i;
+    const bool inside = x >= 0 && x < g.width;
+    __pipeline_memcpy_async(tile + padded(i), inside ? in + x : in, sizeof(float), inside ? 0 : sizeof(float));
+  }
+  __pipeline_commit();
+  gpu::wait_tile();
   __syncthreads();
 
   float acc[R1];
@@ -129,9 +140,21 @@ __global__ __launch_bounds__(tiles::BX_1D) void conv_register_blocked_1d_kernel(
       for (int o = 0; o < R1; ++o) acc[o] = fmaf(w, v[o + jj], acc[o]);
     }
   }
+  // The outputs leave through shared memory: stored straight from acc, a
+  // warp's 32 lanes would write 16 floats apart (16 store instructions, each
+  // touching 32 sectors: the round-1 measurement, 7 taps at 21% of copy,
+  // slower than the one-output-per-thread seed rungs). Written to the tile
+  // (same conflict-free padded index) and read back so that consecutive
+  // lanes store consecutive outputs.
+  __syncthreads();  // every thread is done reading the inputs
 #pragma unroll
-  for (int o = 0; o < R1; ++o)
-    if (x0 + i0 + o < g.width) out[x0 + i0 + o] = acc[o];
+  for (int o = 0; o < R1; ++o) tile[padded(i0 + o)] = acc[o];
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < R1; ++k) {
+    const int i = k * tiles::BX_1D + threadIdx.x;
+    if (x0 + i < g.width) out[x0 + i] = tile[padded(i)];
+  }
 }
 
 std::size_t taps_padded_1d(const ConvSpec& s) { return (s.mask_w + R1 - 1) / R1 * R1; }
@@ -142,7 +165,7 @@ std::size_t smem_1d(const ConvSpec& s) {
 }
 
 std::size_t smem_2d(const ConvSpec& s, bool runtime_mask) {
-  return (tiles::halo_tile_floats(tiles::register_tile(false), s) + (runtime_mask ? s.taps() : 0)) * sizeof(float);
+  return (tiles::halo_tile_floats(tiles::register_tile(false), s) + (runtime_mask ? (s.taps() + 3) / 4 * 4 : 0)) * sizeof(float);
 }
 
 template <int MW, int MH>

@@ -1,5 +1,6 @@
-// Step 7 — a candidate for tessera's direct 2D convolution, not yet the
-// API's pick: register blocking in both directions (tessera). Each thread of
+// Step 7 — tessera's direct 2D convolution for square 3/5/7/9 masks (the
+// API's pick since round 1 measured it ahead of register_blocked): register
+// blocking in both directions (tessera). Each thread of
 // a 32 x 8 block computes 2 adjacent columns x 8 rows (a 64 x 64 output
 // tile) and reads each input row of its window as float2 pairs: mask_w + 1
 // values serve 2 outputs per row, so shared loads per FMA fall from
@@ -10,9 +11,11 @@
 // have an even length so that every pair is 8-byte aligned).
 //
 // Square masks of 3, 5, 7, 9 only (taps as kernel parameters, loops
-// unrolled). Expected: the 9x9 problem closer to the FP32 rate than
-// register_blocked (predicted ~85-90% against ~75-80%), 5x5 the same
-// (memory bound). To be measured before the policy picks it.
+// unrolled). Round 1 (H100, load_tile, scalar stores): 5x5 0.350 ms (51% of
+// copy), 9x9 0.922 ms (19% of FP32), ahead of register_blocked's 0.430 and
+// 1.166. Round 2 copies the tile with cp.async (all of a thread's copies in
+// flight instead of about one: the loads, not the FMAs, were the limit) and
+// stores float2 pairs; predicted 5x5 ~0.21-0.25 ms, 9x9 ~0.25-0.35 ms.
 #include "families/convolution/common.cuh"
 #include "families/convolution/cuda_rungs.hpp"
 
@@ -40,7 +43,8 @@ __global__ __launch_bounds__(BX* BY) void conv_register_blocked_wide_kernel(cons
   float* tile = reinterpret_cast<float*>(smem2);
   const gpu::TileOrigin t = gpu::tile_origin(g, TILE_W, TILE_H);
   const int sw = (TILE_W + M) / 2 * 2, sh = TILE_H + M - 1;  // M - 1 = 2r halo
-  gpu::load_tile(tile, sw, sh, in, g, t.x0 - g.rx, t.y0 - g.ry);
+  gpu::load_tile_async(tile, sw, sh, in, g, t.x0 - g.rx, t.y0 - g.ry);
+  gpu::wait_tile();
   __syncthreads();
 
   float left[R], right[R];
@@ -69,12 +73,20 @@ __global__ __launch_bounds__(BX* BY) void conv_register_blocked_wide_kernel(cons
     }
   }
   const std::int64_t x = t.x0 + 2 * threadIdx.x;
+  // One float2 store per pair where it is 8-byte aligned (x is even: an even
+  // pitch and an aligned output): a warp's store is 256 whole bytes instead
+  // of two interleaved half-filled ones.
+  const bool pairs = (g.pitch & 1) == 0 && (reinterpret_cast<std::uintptr_t>(out) & 7) == 0 && x + 1 < g.width;
 #pragma unroll
   for (int o = 0; o < R; ++o) {
     const std::int64_t y = t.y0 + threadIdx.y * R + o;
     if (y >= g.height) break;
-    if (x < g.width) out[y * g.pitch + x] = left[o];
-    if (x + 1 < g.width) out[y * g.pitch + x + 1] = right[o];
+    if (pairs) {
+      *reinterpret_cast<float2*>(out + y * g.pitch + x) = make_float2(left[o], right[o]);
+    } else {
+      if (x < g.width) out[y * g.pitch + x] = left[o];
+      if (x + 1 < g.width) out[y * g.pitch + x + 1] = right[o];
+    }
   }
 }
 

@@ -3,6 +3,7 @@
 // launch of a rung in its 1D or 2D block shape.
 #pragma once
 
+#include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -54,5 +55,31 @@ __device__ inline void load_tile(float* s, int sw, int sh, const float* __restri
   for (int ly = threadIdx.y; ly < sh; ly += blockDim.y)
     for (int lx = threadIdx.x; lx < sw; lx += blockDim.x) s[ly * sw + lx] = load_or_zero(in, g, x0 + lx, y0 + ly);
 }
+
+// load_tile with every element's copy in flight at once (cp.async, 4 bytes
+// each, ghosts zero-filled by the copy itself), for the register-blocked
+// rungs. load_tile keeps about one load per thread in flight (each load's
+// value is stored to shared memory before the next is issued): by Little's
+// law ~8 KB per SM, about 1 TB/s at the H100's ~1 us latency, which is what
+// the round-1 measurements show for the memory-bound problems (5x5: ~1.5
+// TB/s effective). Here a thread's ~20 copies are all outstanding; the
+// caller waits with wait_tile() before its __syncthreads().
+__device__ inline void load_tile_async(float* s, int sw, int sh, const float* __restrict__ in, const Geometry& g,
+                                       std::int64_t x0, std::int64_t y0) {
+  for (int ly = threadIdx.y; ly < sh; ly += blockDim.y) {
+    const std::int64_t y = y0 + ly;
+    const bool row_in = y >= 0 && y < g.height;
+    const float* row = in + (row_in ? y : 0) * g.pitch;
+    for (int lx = threadIdx.x; lx < sw; lx += blockDim.x) {
+      const std::int64_t x = x0 + lx;
+      const bool inside = row_in && x >= 0 && x < g.width;
+      // A ghost copies 0 bytes from a valid address and zero-fills its 4.
+      __pipeline_memcpy_async(s + ly * sw + lx, inside ? row + x : in, sizeof(float), inside ? 0 : sizeof(float));
+    }
+  }
+  __pipeline_commit();
+}
+
+__device__ inline void wait_tile() { __pipeline_wait_prior(0); }
 
 }  // namespace tessera::convolution_impl::gpu

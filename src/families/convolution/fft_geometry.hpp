@@ -11,8 +11,14 @@
 
 namespace tessera::convolution_impl {
 
+// direct_first .. direct_first + direct - 1: the segments whose whole
+// window lies inside the signal. Their forward transform reads the input
+// itself (cuFFT's advanced layout with idist = valid < nfft: overlapping
+// input windows), so only the few segments at the ends are gathered (ghost
+// zeros) and the gather pass over the whole signal is gone.
 struct OverlapSave {
   std::size_t nfft = 0, valid = 0, blocks = 0;
+  std::size_t direct_first = 0, direct = 0;
 };
 
 // Transforms of at least 64 points: cuFFT's smallest sizes gain nothing and
@@ -36,7 +42,18 @@ inline OverlapSave overlap_save_of(const ConvSpec& s) {
   const std::size_t whole = next_pow2(s.width + overlap);
   if (whole < nfft) nfft = whole;
   const std::size_t valid = nfft - overlap;
-  return {nfft, valid, (s.width + valid - 1) / valid};
+  OverlapSave os{nfft, valid, (s.width + valid - 1) / valid};
+  // Segment b reads inputs b valid - r ... b valid - r + nfft - 1.
+  const std::size_t r = s.rx();
+  const std::size_t first = (r + valid - 1) / valid;  // b valid >= r
+  if (s.width + r >= nfft) {
+    const std::size_t last = (s.width + r - nfft) / valid;  // b valid - r + nfft <= width
+    if (last >= first) {
+      os.direct_first = first;
+      os.direct = last - first + 1;
+    }
+  }
+  return os;
 }
 
 // The whole signal in one transform (what a framework's FFT convolution

@@ -3,8 +3,11 @@
 //   1. the mask, reversed and zero-padded to nfft (the seed's P[i] =
 //      sum_j M[j] N[i - r + j] is a correlation; the FFT convolves), then
 //      its spectrum H (one R2C);
-//   2. gather: segment b holds inputs b * valid - r ... + nfft - 1, ghosts zero;
-//   3. R2C of every segment (one batched plan);
+//   2. gather: segment b holds inputs b * valid - r ... + nfft - 1, ghosts zero
+//      (only the segments at the ends whose window leaves the signal);
+//   3. R2C of every segment: one batched plan that reads the interior
+//      segments' overlapping windows straight from the input (advanced
+//      layout, idist = valid < nfft), single transforms for the gathered ones;
 //   4. spectrum *= H / nfft (the 1/nfft of the unnormalised inverse);
 //   5. C2R back into the segments;
 //   6. scatter: outputs b * valid + q are segment b's results mask_w - 1 + q.
@@ -43,6 +46,14 @@ struct Plans {
   std::size_t work_bytes = 0;
 };
 
+// The forward transforms of `batch` overlapping windows of nfft inputs,
+// `valid` apart, into spectra nfft / 2 + 1 apart.
+struct WindowPlan {
+  cufftHandle r2c = 0;
+  std::size_t work_bytes = 0;
+  bool ok = false;
+};
+
 std::mutex plans_mutex;  // guards the cache and each plan's stream/work-area set-exec sequence
 
 cufftHandle make_plan(long long nfft, long long batch, cufftType type, std::size_t& work, const OverlapSave& os) {
@@ -70,6 +81,28 @@ const Plans& plans_locked(std::size_t nfft, std::size_t batch, const OverlapSave
   return cache.emplace(key, p).first->second;
 }
 
+const WindowPlan& window_plan_locked(const OverlapSave& os) {
+  static std::map<std::tuple<int, std::size_t, std::size_t, std::size_t>, WindowPlan> cache;
+  int device = 0;
+  TESSERA_CUDA(cudaGetDevice(&device));
+  const auto key = std::make_tuple(device, os.nfft, os.direct, os.valid);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  WindowPlan p;
+  p.ok = true;
+  check_cufft(cufftCreate(&p.r2c), "cufftCreate", os);
+  check_cufft(cufftSetAutoAllocation(p.r2c, 0), "cufftSetAutoAllocation", os);
+  long long n[1] = {(long long)os.nfft}, inembed[1] = {(long long)os.nfft},
+            onembed[1] = {(long long)(os.nfft / 2 + 1)};
+  // Should a cuFFT refuse overlapping windows, the gather path serves (one
+  // more pass over the signal, as before) instead of failing the call.
+  if (cufftMakePlanMany64(p.r2c, 1, n, inembed, 1, (long long)os.valid, onembed, 1, (long long)(os.nfft / 2 + 1),
+                          CUFFT_R2C, (long long)os.direct, &p.work_bytes) != CUFFT_SUCCESS) {
+    cufftDestroy(p.r2c);
+    p = WindowPlan{};
+  }
+  return cache.emplace(key, p).first->second;
+}
+
 std::size_t align_up(std::size_t b) { return (b + 255) / 256 * 256; }
 
 struct Layout {
@@ -90,7 +123,9 @@ Layout layout_of(const OverlapSave& os, std::size_t work_bytes) {
 
 std::size_t work_bytes_of(const OverlapSave& os) {
   std::lock_guard lock(plans_mutex);
-  return std::max(plans_locked(os.nfft, os.blocks, os).work_bytes, plans_locked(os.nfft, 1, os).work_bytes);
+  std::size_t w = std::max(plans_locked(os.nfft, os.blocks, os).work_bytes, plans_locked(os.nfft, 1, os).work_bytes);
+  if (os.direct > 0) w = std::max(w, window_plan_locked(os).work_bytes);
+  return w;
 }
 
 __global__ void conv_fft_reversed_mask_kernel(const float* __restrict__ mask, int mask_w, float* __restrict__ pad,
@@ -99,10 +134,12 @@ __global__ void conv_fft_reversed_mask_kernel(const float* __restrict__ mask, in
   if (k < nfft) pad[k] = k < mask_w ? mask[mask_w - 1 - k] : 0.0f;
 }
 
+// Segments b0 .. b0 + total / nfft - 1.
 __global__ void conv_fft_gather_kernel(const float* __restrict__ in, std::int64_t n, int r, std::int64_t nfft,
-                                       std::int64_t valid, std::int64_t total, float* __restrict__ seg) {
-  const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= total) return;
+                                       std::int64_t valid, std::int64_t b0, std::int64_t total,
+                                       float* __restrict__ seg) {
+  const std::int64_t i = b0 * nfft + std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= b0 * nfft + total) return;
   const std::int64_t b = i / nfft, s = i - b * nfft;
   const std::int64_t x = b * valid - r + s;
   seg[i] = (x >= 0 && x < n) ? __ldg(in + x) : 0.0f;
@@ -139,7 +176,9 @@ void run(const ConvCall& call, const OverlapSave& os) {
   std::lock_guard lock(plans_mutex);
   const Plans& batch = plans_locked(os.nfft, os.blocks, os);
   const Plans& single = plans_locked(os.nfft, 1, os);
-  const Layout l = layout_of(os, std::max(batch.work_bytes, single.work_bytes));
+  const WindowPlan* windows = os.direct > 0 && window_plan_locked(os).ok ? &window_plan_locked(os) : nullptr;
+  const Layout l = layout_of(os, std::max({batch.work_bytes, single.work_bytes,
+                                           windows != nullptr ? windows->work_bytes : std::size_t(0)}));
   auto* base = static_cast<unsigned char*>(call.workspace);
   auto* seg = reinterpret_cast<float*>(base + l.segments);
   auto* spec = reinterpret_cast<cufftComplex*>(base + l.spectra);
@@ -155,10 +194,34 @@ void run(const ConvCall& call, const OverlapSave& os) {
     check_cufft(cufftSetWorkArea(p, work), "cufftSetWorkArea", os);
   }
   check_cufft(cufftExecR2C(single.r2c, mask_pad, h), "cufftExecR2C (mask)", os);
-  const std::size_t total = os.blocks * os.nfft;
-  detail::launch("conv_fft_gather_kernel", conv_fft_gather_kernel, blocks_for(total), dim3(THREADS), 0, call.stream,
-                 total, call.in, n, int(s.rx()), nfft, valid, std::int64_t(total), seg);
-  check_cufft(cufftExecR2C(batch.r2c, seg, spec), "cufftExecR2C (segments)", os);
+  // Gathers segments [b0, b1) into their places in `seg`.
+  auto gather = [&](std::size_t b0, std::size_t b1) {
+    const std::size_t total = (b1 - b0) * os.nfft;
+    if (total == 0) return;
+    detail::launch("conv_fft_gather_kernel", conv_fft_gather_kernel, blocks_for(total), dim3(THREADS), 0,
+                   call.stream, total, call.in, n, int(s.rx()), nfft, valid, std::int64_t(b0), std::int64_t(total),
+                   seg);
+  };
+  if (windows == nullptr) {
+    gather(0, os.blocks);
+    check_cufft(cufftExecR2C(batch.r2c, seg, spec), "cufftExecR2C (segments)", os);
+  } else {
+    check_cufft(cufftSetStream(windows->r2c, call.stream), "cufftSetStream", os);
+    check_cufft(cufftSetWorkArea(windows->r2c, work), "cufftSetWorkArea", os);
+    const std::size_t end = os.direct_first + os.direct;
+    // Out of place, an R2C leaves its input as it was: the caller's signal
+    // is read, never written (the pointer is only non-const in the API).
+    auto* first_window = const_cast<float*>(call.in) + (std::int64_t(os.direct_first) * valid - s.rx());
+    check_cufft(cufftExecR2C(windows->r2c, first_window, spec + os.direct_first * bins),
+                "cufftExecR2C (overlapping windows)", os);
+    gather(0, os.direct_first);
+    gather(end, os.blocks);
+    for (std::size_t b = 0; b < os.blocks; ++b) {
+      if (b == os.direct_first) b = end;  // the edge segments: at most a few
+      if (b >= os.blocks) break;
+      check_cufft(cufftExecR2C(single.r2c, seg + b * os.nfft, spec + b * bins), "cufftExecR2C (edge segment)", os);
+    }
+  }
   detail::launch("conv_fft_multiply_kernel", conv_fft_multiply_kernel, blocks_for(os.blocks * bins), dim3(THREADS),
                  0, call.stream, os.blocks * bins, spec, h, std::int64_t(bins), std::int64_t(os.blocks * bins),
                  1.0f / float(os.nfft));

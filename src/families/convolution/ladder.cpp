@@ -41,14 +41,14 @@ std::size_t no_workspace(const ConvSpec&) { return 0; }
   {{P, "tiled_output_blocks", 4, CUDA, TAUGHT, "strategy 1: output-sized blocks, the input tile and its halo loaded into shared memory in extra steps, compute without bounds tests (seed 000 Conv: Strategy 1)", true}, TESSERA_RUNG_S(tiled_output_blocks)}, \
   {{P, "tiled_input_blocks", 5, CUDA, TAUGHT, "strategy 2: input-sized blocks, one load per thread, only the threads with a whole window compute, the rest idle (seed 000 Conv: Strategy 2)", true}, TESSERA_RUNG_S(tiled_input_blocks)}, \
   {{P, "tiled_interior_l2", 6, CUDA, TAUGHT, "strategy 3: only the tile's interior in shared memory, halo taps read through L2 where the neighbour block left them (seed 000 Conv: Strategy 3)", true}, fits_constant, no_workspace, nullptr, run_tiled_interior_l2}, \
-  {{P, "register_blocked", 7, CUDA, PRODUCT, "tessera: 8 outputs per thread, each shared value loaded once into registers for every output it feeds; 3/5/7/9 square masks unrolled with taps as kernel parameters", true}, TESSERA_RUNG_S(register_blocked)}
+  {{P, "register_blocked", 7, CUDA, PRODUCT, "tessera: 8 outputs per thread (1D: 16, stored through shared memory), each shared value loaded once into registers for every output it feeds; tile copied with cp.async; 3/5/7/9 square masks unrolled with taps as kernel parameters", true}, TESSERA_RUNG_S(register_blocked)}
 #endif
 
 const ConvVariant TABLE_2D[] = {
     TESSERA_COMMON_ROWS("conv2d"),
 #if TESSERA_HAVE_CUDA
     TESSERA_GPU_ROWS("conv2d"),
-    {{"conv2d", "register_blocked_wide", 7, CUDA, PRODUCT, "tessera, a candidate not yet picked: 2 columns x 8 rows per thread, rows read as float2 pairs: about half register_blocked's shared loads per FMA (3/5/7/9 square masks)", true}, TESSERA_RUNG_S(register_blocked_wide)},
+    {{"conv2d", "register_blocked_wide", 7, CUDA, PRODUCT, "tessera: 2 columns x 8 rows per thread, rows read as float2 pairs: about half register_blocked's shared loads per FMA; the tile copied with cp.async, all copies in flight (3/5/7/9 square masks)", true}, TESSERA_RUNG_S(register_blocked_wide)},
     {{"conv2d", "separable", 7, CUDA, PRODUCT, "tessera: a rank-1 mask (detected on the host) as a row pass and a column pass fused through shared memory: mask_w + mask_h FMAs per output, one pass over memory", true}, TESSERA_RUNG_S(separable)},
 #endif
 };

@@ -74,7 +74,11 @@ constexpr Shape VERIFY_2D[] = {
     {40, 40, 9, 9, MaskKind::separable},     {123, 77, 5, 5, MaskKind::separable, 5},
     {300, 200, 31, 31, MaskKind::separable}, {1024, 1024, 5, 5},   {45, 33, 45, 33}};
 constexpr Shape QUICK_2D[] = {{1, 1, 1, 1}, {7, 7, 7, 7}, {33, 17, 3, 3}, {97, 101, 9, 9}, {100, 80, 11, 7},
-                              {40, 40, 9, 9, MaskKind::separable}, {65, 63, 5, 5, MaskKind::random, 3}};
+                              {40, 40, 9, 9, MaskKind::separable}, {65, 63, 5, 5, MaskKind::random, 3},
+                              // a one-row mask is rank 1: separable with 9 + 1 taps, whose
+                              // last row-tap group once read past the taps' shared region
+                              // (compute-sanitizer catches it; so does the 1 x 1 above)
+                              {131, 129, 9, 1}};
 // 1D. Bench: 2^26 samples with a 1,025-tap mask (the FFT's case) and a
 // 7-tap one (memory bound).
 constexpr Shape GPU_BENCH_1D[] = {{std::size_t(1) << 26, 1, 1025, 1}, {std::size_t(1) << 26, 1, 7, 1}};

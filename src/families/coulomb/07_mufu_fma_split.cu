@@ -15,6 +15,14 @@
 // row (dy^2 + dz^2 below MIN_R2: almost never), not once per pair. The
 // compensated form adds each tile's float sums to Kahan-compensated totals.
 //
+// The shared-rows rows (split_kernel.cuh) move dz, dy, dy^2 + dz^2 and the
+// coincidence test out of the inner loop into the tile load: measured on
+// the H100, the per-atom kernel's splits ran out of issue slots (96.1 and
+// 98.6 % of the MUFU ceiling), and ~11 instructions per atom and warp fewer
+// leave room for more FMA-pipe rsqrts. The series rows use the FMA-pipe
+// rsqrt's one series step (common.cuh): 2 Newton steps' cost, 4.4e-7 per
+// term.
+//
 // A lattice too small to fill the GPU (the 2D slice: 32 blocks) splits the
 // atoms into ranges, one block per range and point tile, and adds the
 // ranges' partial sums with atomicAdd into a zeroed output: their order is
@@ -31,12 +39,14 @@ using split::run_split;
 using split::WARPS;
 }  // namespace
 
-#define TESSERA_COULOMB_SPLIT(P) P.points_x, P.rows, P.fma_points, P.newton, P.compensated
+#define TESSERA_COULOMB_SPLIT(P) P.points_x, P.rows, P.fma_points, P.newton, P.compensated, P.shared_rows
 
 bool supports_split(const CoulombSpec& s) {
   return detail::div_up(s.lattice.ny, std::size_t(WARPS) * policy::SPLIT.rows) <= GRID_YZ_MAX &&
          detail::div_up(s.lattice.ny, std::size_t(WARPS) * policy::SPLIT_NEWTON2.rows) <= GRID_YZ_MAX &&
          detail::div_up(s.lattice.ny, std::size_t(WARPS) * policy::MUFU_ONLY.rows) <= GRID_YZ_MAX &&
+         detail::div_up(s.lattice.ny, std::size_t(WARPS) * policy::SPLIT_SHARED_ROWS.rows) <= GRID_YZ_MAX &&
+         detail::div_up(s.lattice.ny, std::size_t(WARPS) * policy::SPLIT_SERIES.rows) <= GRID_YZ_MAX &&
          detail::div_up(s.lattice.ny, std::size_t(WARPS) * policy::SPLIT_COMPENSATED.rows) <= GRID_YZ_MAX;
 }
 
@@ -48,6 +58,12 @@ void run_mufu_fma_split_newton2(const CoulombCall& call) {
 }
 void run_mufu_fma_split_compensated(const CoulombCall& call) {
   run_split<TESSERA_COULOMB_SPLIT(policy::SPLIT_COMPENSATED)>(call, "coulomb_mufu_fma_split_kernel<compensated>");
+}
+void run_mufu_fma_split_shared_rows(const CoulombCall& call) {
+  run_split<TESSERA_COULOMB_SPLIT(policy::SPLIT_SHARED_ROWS)>(call, "coulomb_split_shared_rows_kernel");
+}
+void run_mufu_fma_split_series(const CoulombCall& call) {
+  run_split<TESSERA_COULOMB_SPLIT(policy::SPLIT_SERIES)>(call, "coulomb_split_shared_rows_kernel<series>");
 }
 void run_mufu_only(const CoulombCall& call) {
   run_split<TESSERA_COULOMB_SPLIT(policy::MUFU_ONLY)>(call, "coulomb_mufu_fma_split_kernel<mufu only>");

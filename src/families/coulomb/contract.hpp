@@ -22,6 +22,10 @@ namespace tessera::coulomb_impl {
 // 1e-6 in the lattice's unit; every rung tests r^2 against its square.
 inline constexpr float MIN_R2 = 1e-12f;
 
+// The step-7 split's `newton` value that selects the FMA-pipe rsqrt's one
+// series step (common.cuh, fma_rsqrt_series) instead of Newton steps.
+inline constexpr int SERIES_STEP = -1;
+
 struct CoulombSpec {
   std::size_t n_atoms;
   Lattice lattice;

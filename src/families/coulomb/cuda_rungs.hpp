@@ -25,6 +25,8 @@ void run_coalesced_coarsened(const CoulombCall& call);
 void run_mufu_fma_split(const CoulombCall& call);
 void run_mufu_fma_split_newton2(const CoulombCall& call);
 void run_mufu_fma_split_compensated(const CoulombCall& call);
+void run_mufu_fma_split_shared_rows(const CoulombCall& call);
+void run_mufu_fma_split_series(const CoulombCall& call);
 void run_mufu_only(const CoulombCall& call);
 bool supports_split(const CoulombSpec& spec);
 

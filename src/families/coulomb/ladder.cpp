@@ -33,6 +33,8 @@ const CoulombVariant TABLE[] = {
     {{"coulomb", "mufu_fma_split", 7, CUDA, PRODUCT, "3 of 16 rsqrts on the FMA pipe (bit-trick estimate + 3 Newton steps), 13 on MUFU: past the MUFU ceiling at float accuracy (tessera; policy.hpp)", false}, supports_split, run_mufu_fma_split},
     {{"coulomb", "mufu_fma_split_newton2", 7, CUDA, PRODUCT, "4 of 16 rsqrts on the FMA pipe with 2 Newton steps (4.7e-6 per term): cheaper, less accurate (tessera; policy.hpp)", false}, supports_split, run_mufu_fma_split_newton2},
     {{"coulomb", "mufu_fma_split_compensated", 7, CUDA, PRODUCT, "mufu_fma_split with each point's 128-atom tile sums added to Kahan-compensated totals: float rounding no longer grows with the atom count (tessera; policy.hpp)", false}, supports_split, run_mufu_fma_split_compensated},
+    {{"coulomb", "mufu_fma_split_shared_rows", 7, CUDA, PRODUCT, "mufu_fma_split with dy^2+dz^2 of the block's rows computed once per atom at the tile load and kept in shared memory, the coincidence test once per tile: two shared loads per atom in the inner loop, the issue slots freed for the FMA-pipe rsqrts (tessera; policy.hpp)", false}, supports_split, run_mufu_fma_split_shared_rows},
+    {{"coulomb", "mufu_fma_split_series", 7, CUDA, PRODUCT, "the shared-rows kernel with 4 of 16 rsqrts on the FMA pipe in one series step (r = 1 - x y^2, y (1 - r)^(-1/2) to r^4: 9 instructions, 4.4e-7 per term), 12 on MUFU (tessera; policy.hpp)", false}, supports_split, run_mufu_fma_split_series},
 #endif
 };
 

@@ -2,13 +2,16 @@
 // and the split rung's ratio of FMA-pipe to MUFU reciprocal square roots, as
 // data. docs/coulomb.md says the same in prose.
 //
-// Not yet measured on a GPU: the split below is the issue-rate model's choice
-// (docs/coulomb.md, "Cost model"), to be replaced by the measured best of
-// `tessera bench coulomb` (mufu_fma_split, mufu_fma_split_newton2 and
-// mufu_only side by side).
+// The splits below were the issue-rate model's choices; the H100's first
+// measurements (docs/coulomb.md, "Measured") recalibrated the model, which
+// now predicts the shared-rows kernel past the MUFU ceiling. Replace the
+// pick by the measured best of `tessera bench coulomb` and
+// `tessera-lab bench coulomb` once measured.
 #pragma once
 
 #include <string_view>
+
+#include "families/coulomb/contract.hpp"
 
 namespace tessera::coulomb_impl::policy {
 
@@ -26,6 +29,10 @@ struct Split {
   // with the atom count (docs/coulomb.md, "Precision"); 3 more registers'
   // worth per point, 4 FADDs per point per tile.
   bool compensated = false;
+  // The shared-rows kernel (split_kernel.cuh): dy^2 + dz^2 of every row of the
+  // block computed once per atom at the tile load, the coincidence test once
+  // per tile; the inner loop is two shared loads per atom and the pairs.
+  bool shared_rows = false;
 };
 
 // 8 x 2 points: a warp covers 256 x-points, one row of the bench's 256-wide
@@ -42,6 +49,16 @@ inline constexpr Split SPLIT_NEWTON2{8, 2, 4, 2};
 inline constexpr Split SPLIT_COMPENSATED{8, 2, 3, 3, true};
 // The same kernel with every rsqrt on MUFU: the split's baseline.
 inline constexpr Split MUFU_ONLY{8, 2, 0, 0};
+// SPLIT in the shared-rows kernel: about 11 fewer instructions per atom and
+// warp (docs/coulomb.md, "Cost model"), so 3 of 16 on the FMA pipe no longer
+// leave the issue slots short. Predicted, not measured: ~106 % of the MUFU
+// ceiling on the H100.
+inline constexpr Split SPLIT_SHARED_ROWS{8, 2, 3, 3, false, true};
+// The shared-rows kernel with the FMA-pipe rsqrt in one series step
+// (common.cuh, fma_rsqrt_series: 9 instructions like 2 Newton steps, 4.4e-7
+// per term like nearly 3): 4 of 16 fit before issue binds. Predicted, not
+// measured: ~112 % of the MUFU ceiling on the H100. The API's pick.
+inline constexpr Split SPLIT_SERIES{8, 2, 4, coulomb_impl::SERIES_STEP, false, true};
 
 struct Rule {
   std::string_view variant;
@@ -50,8 +67,17 @@ struct Rule {
   std::string_view measured;
 };
 
+// The pick is the best row, measured or predicted, among those whose error
+// bound meets the target (1e-6 of sum |q|/r even when every term of a point
+// comes from the FMA pipe with charges of one sign): 3 Newton steps (1.3e-7
+// per term) or the series step (4.4e-7). Measured on the H100 (bench-coulomb
+// 2026-11-28): mufu_only 86.5 %, mufu_fma_split 96.1 %,
+// mufu_fma_split_newton2 98.6 % (4.7e-6 per term: over the target for
+// same-sign charges). Predicted, not measured (docs/coulomb.md, "Cost
+// model"): mufu_fma_split_shared_rows ~106 %, mufu_fma_split_series ~112 %.
 inline constexpr Rule GPU_RULES[] = {
-    {"mufu_fma_split", "any lattice, any atom count", "-", "not yet measured on a GPU (model: ~1.2x the MUFU ceiling)"},
+    {"mufu_fma_split_series", "any lattice, any atom count", "-",
+     "predicted ~112 % of the MUFU ceiling (not yet measured); best measured: mufu_fma_split 96.1 % on the H100"},
 };
 inline constexpr Rule CPU_RULES[] = {
     {"cpu_openmp", "any lattice, any atom count", "-", "the only parallel CPU rung"},

@@ -3,6 +3,7 @@
 // policy.hpp's splits, the lab's sweep (lab/coulomb/) the others.
 #pragma once
 
+#include <type_traits>
 #include <utility>
 
 #include "families/coulomb/common.cuh"
@@ -35,8 +36,9 @@ struct Cover {
 template <int P, int FMA_POINTS, int NEWTON, bool GUARD>
 __device__ __forceinline__ float split_rsqrt(float r2) {
   float inv;
-  if constexpr (P < FMA_POINTS) inv = fma_rsqrt<NEWTON>(r2);
-  else inv = mufu_rsqrt(r2);
+  if constexpr (P >= FMA_POINTS) inv = mufu_rsqrt(r2);
+  else if constexpr (NEWTON == SERIES_STEP) inv = fma_rsqrt_series(r2);
+  else inv = fma_rsqrt<NEWTON>(r2);
   if constexpr (GUARD) inv = r2 < MIN_R2 ? 0.0f : inv;
   return inv;
 }
@@ -140,6 +142,125 @@ __global__ void __launch_bounds__(TILE) coulomb_mufu_fma_split_kernel(const floa
   }
 }
 
+// The same sum with the per-atom work of the inner loop moved into the tile
+// load ("shared rows"). Every warp of a block shares the block's layer z and
+// the block's WARPS x ROWS rows are known at the load, so each thread, for
+// its atom of the tile, computes dy^2 + dz^2 for every row of the block once
+// and stores it in shared memory beside (x, q); the inner loop per atom is
+// then two broadcast loads (x, q and the warp's ROWS values of dy^2 + dz^2)
+// and the pairs: no dz, dy, dy^2 + dz^2 or coincidence test per atom and
+// warp. The coincidence test runs at the load for the whole tile
+// (__syncthreads_or): a tile with an atom on one of the block's (y, z) lines
+// (almost never) takes the guarded form. Same float operations as the kernel
+// above, so the same sums bit for bit.
+// 8 blocks per SM (at most 64 registers), as the kernel above reaches on its
+// own: the grids of FILL_BLOCKS blocks then run in two nearly full waves.
+constexpr int SHARED_ROWS_BLOCKS = 8;
+template <int POINTS_X, int ROWS, int FMA_POINTS, int NEWTON, bool COMPENSATED>
+__global__ void __launch_bounds__(TILE, SHARED_ROWS_BLOCKS) coulomb_split_shared_rows_kernel(const float4* __restrict__ atoms,
+                                                                         std::size_t n_atoms, Lattice L,
+                                                                         unsigned layers,
+                                                                         std::size_t atoms_per_range,
+                                                                         float* __restrict__ out) {
+  static_assert(FMA_POINTS >= 0 && FMA_POINTS <= POINTS_X * ROWS, "the split takes some of the thread's points");
+  static_assert(ROWS == 2 || ROWS == 4, "a warp's row values are read as one float2 or float4");
+  using RowValues = std::conditional_t<ROWS == 2, float2, float4>;
+  constexpr int N = POINTS_X * ROWS;
+  __shared__ float2 x_q[TILE];               // the atom's x and charge
+  __shared__ RowValues dyz_rows[WARPS][TILE];  // dy^2 + dz^2 of the atom for warp w's rows
+  const int tid = threadIdx.y * BLOCK_X + threadIdx.x;
+  const std::size_t i0 = std::size_t(blockIdx.x) * BLOCK_X * POINTS_X + threadIdx.x;
+  const std::size_t j_block = std::size_t(blockIdx.y) * WARPS * ROWS;
+  const std::size_t j0 = j_block + threadIdx.y;  // rows j0 + WARPS r, as above
+  float x[POINTS_X];
+#pragma unroll
+  for (int p = 0; p < POINTS_X; ++p) x[p] = point_coord(L.origin[0], L.spacing, i0 + std::size_t(p) * BLOCK_X);
+
+  const bool ranged = gridDim.z > layers;
+  const std::size_t range = blockIdx.z / layers;
+  const std::size_t first_atom = range * atoms_per_range;
+  const std::size_t end_atom = first_atom + atoms_per_range < n_atoms ? first_atom + atoms_per_range : n_atoms;
+  for (std::size_t k = blockIdx.z % layers; k < L.nz; k += layers) {
+    const float z = point_coord(L.origin[2], L.spacing, k);
+    float v[N] = {};
+    float total[COMPENSATED ? N : 1] = {}, correction[COMPENSATED ? N : 1] = {};
+    for (std::size_t base = first_atom; base < end_atom; base += TILE) {
+      __syncthreads();  // the previous tile is read by everyone
+      bool near = false;
+      if (base + tid < end_atom) {
+        const float4 at = atoms[base + tid];
+        x_q[tid] = make_float2(at.x, at.w);
+        const float dz = z - at.z;
+        const float dz2 = dz * dz;
+#pragma unroll
+        for (int w = 0; w < WARPS; ++w) {
+          float d[ROWS];
+#pragma unroll
+          for (int r = 0; r < ROWS; ++r) {
+            const float dy = point_coord(L.origin[1], L.spacing, j_block + std::size_t(w + r * WARPS)) - at.y;
+            d[r] = fmaf(dy, dy, dz2);
+            near |= d[r] < MIN_R2;
+          }
+          if constexpr (ROWS == 2) dyz_rows[w][tid] = make_float2(d[0], d[1]);
+          else dyz_rows[w][tid] = make_float4(d[0], d[1], d[2], d[3]);
+        }
+      }
+      // Block-uniform: every thread takes the same form for the whole tile.
+      const bool tile_near = __syncthreads_or(near);
+      const int count = int(end_atom - base < TILE ? end_atom - base : TILE);
+      const RowValues* my_rows = dyz_rows[threadIdx.y];
+      auto sum_tile = [&](auto guard) {
+#pragma unroll 4
+        for (int a = 0; a < count; ++a) {
+          const float2 xq = x_q[a];
+          const RowValues rv = my_rows[a];
+          float dyz[ROWS];
+          if constexpr (ROWS == 2) {
+            dyz[0] = rv.x;
+            dyz[1] = rv.y;
+          } else {
+            dyz[0] = rv.x;
+            dyz[1] = rv.y;
+            dyz[2] = rv.z;
+            dyz[3] = rv.w;
+          }
+          add_atom<POINTS_X, ROWS, FMA_POINTS, NEWTON, decltype(guard)::value>(
+              make_float4(xq.x, 0.0f, 0.0f, xq.y), x, dyz, v, std::make_integer_sequence<int, N>{});
+        }
+      };
+      if (tile_near) sum_tile(std::true_type{});
+      else sum_tile(std::false_type{});
+      if constexpr (COMPENSATED) {
+#pragma unroll
+        for (int p = 0; p < N; ++p) {
+          const float y = v[p] - correction[p];
+          const float t = total[p] + y;
+          correction[p] = (t - total[p]) - y;
+          total[p] = t;
+          v[p] = 0.0f;
+        }
+      }
+    }
+    if constexpr (COMPENSATED) {
+#pragma unroll
+      for (int p = 0; p < N; ++p) v[p] = total[p];
+    }
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r) {
+      const std::size_t j = j0 + std::size_t(r) * WARPS;
+      if (j >= L.ny) continue;
+      float* row = out + L.nx * (j + L.ny * k);
+#pragma unroll
+      for (int p = 0; p < POINTS_X; ++p) {
+        const std::size_t i = i0 + std::size_t(p) * BLOCK_X;
+        if (i >= L.nx) continue;
+        if (ranged) atomicAdd(row + i, v[r * POINTS_X + p]);
+        else row[i] = v[r * POINTS_X + p];
+      }
+    }
+  }
+}
+
 inline Cover cover(const CoulombSpec& spec, std::size_t points_per_block_x, std::size_t rows_per_block) {
   Cover c;
   c.grid = grid_2d(spec.lattice, points_per_block_x, rows_per_block);
@@ -155,15 +276,21 @@ inline Cover cover(const CoulombSpec& spec, std::size_t points_per_block_x, std:
   return c;
 }
 
-template <int POINTS_X, int ROWS, int FMA_POINTS, int NEWTON, bool COMPENSATED>
+// SHARED_ROWS: the shared-rows kernel (dy^2 + dz^2 computed at the tile
+// load), else the per-atom form.
+template <int POINTS_X, int ROWS, int FMA_POINTS, int NEWTON, bool COMPENSATED, bool SHARED_ROWS = false>
 inline void run_split(const CoulombCall& call, const char* name) {
   const Lattice& L = call.spec.lattice;
   const Cover c = cover(call.spec, BLOCK_X * POINTS_X, WARPS * ROWS);
   if (c.ranges())  // the ranges' partial sums are added to zeros
     TESSERA_CUDA(cudaMemsetAsync(call.potential, 0, L.points() * sizeof(float), call.stream));
-  detail::launch(name, coulomb_mufu_fma_split_kernel<POINTS_X, ROWS, FMA_POINTS, NEWTON, COMPENSATED>, c.grid,
-                 dim3(BLOCK_X, WARPS), 0, call.stream, L.points(), reinterpret_cast<const float4*>(call.atoms),
-                 call.spec.n_atoms, L, c.layers, c.atoms_per_range, call.potential);
+  auto go = [&](auto kernel) {
+    detail::launch(name, kernel, c.grid, dim3(BLOCK_X, WARPS), 0, call.stream, L.points(),
+                   reinterpret_cast<const float4*>(call.atoms), call.spec.n_atoms, L, c.layers, c.atoms_per_range,
+                   call.potential);
+  };
+  if constexpr (SHARED_ROWS) go(coulomb_split_shared_rows_kernel<POINTS_X, ROWS, FMA_POINTS, NEWTON, COMPENSATED>);
+  else go(coulomb_mufu_fma_split_kernel<POINTS_X, ROWS, FMA_POINTS, NEWTON, COMPENSATED>);
 }
 
 }  // namespace

@@ -1,12 +1,14 @@
-// MRI-Q step 11, tessera's pick: the MUFU/FMA split. Of every 4 samples,
-// policy::POLY_OF_4 take the FMA-pipe polynomials (turns, sincos_turns_poly)
-// and the rest MUFU (radians, no reduction: the fewest issue slots). MUFU
-// is the bottleneck of step 9 with the issue port half idle; moving a
-// quarter of the pairs to the FMA pipe lets both work. Per warp and 4 pairs
-// (counted from the PTX): all-MUFU is 8 MUFU ops = 64 MUFU clocks against
-// ~36 issue slots; the split is 6 MUFU ops = 48 MUFU clocks against
-// 3 x 9 + ~21 = 48 issue slots: balanced, predicted 64/48 = 1.33x the
-// MUFU-only rung, past 100% of the MUFU sin/cos ceiling (docs/mriq.md).
+// MRI-Q step 11: the MUFU/FMA split. Of every policy::SPLIT_GROUP (8)
+// samples, policy::POLY_OF_GROUP (1) take the short FMA-pipe polynomials
+// (turns, sincos_turns_poly_short) and the rest MUFU (radians, no
+// reduction: the fewest issue slots). global_aos is MUFU-bound with its
+// issue port ~88 % busy (a MUFU warp instruction costs ~3.5 issue slots,
+// fitted to the H100 run): so only a little work can move. Per pair
+// (SASS, issue-slot equivalents): MUFU 9.1 + 2.5 x 2 = 14.1, polynomial
+// 20; MUFU-pipe time 2 SM clocks a warp-pair. 1 in 8: issue 3.67 clocks,
+// MUFU 3.5, against global_aos's 4 (MUFU): predicted 1.08x (to be
+// measured; docs/mriq.md). The old 1 in 4 with the long polynomial was
+// issue-bound at 4.06 and measured 0.96x.
 #include "families/mriq/aos_kernel.cuh"
 #include "families/mriq/cuda_rungs.hpp"
 #include "families/mriq/policy.hpp"
@@ -14,8 +16,8 @@
 namespace tessera::mriq_impl {
 
 void run_mufu_fma_split(const MriqCall& call) {
-  run_aos<false, VOXELS_PER_THREAD, policy::POLY_OF_4, SincosMode::mufu>(
-      call, "mriq aos_kernel<global, 4 voxels, mufu/fma split>");
+  run_aos<false, VOXELS_PER_THREAD, policy::POLY_OF_GROUP, SincosMode::mufu, policy::SPLIT_GROUP,
+          SincosMode::poly_short>(call, "mriq aos_kernel<global, 4 voxels, mufu/fma split 1 in 8>");
 }
 
 }  // namespace tessera::mriq_impl

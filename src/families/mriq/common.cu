@@ -24,7 +24,7 @@ __global__ void pack_aos_kernel(KSpace k, std::size_t num_k, std::size_t padded,
     aos[m] = make_float4(0.f, 0.f, 0.f, 0.f);
     return;
   }
-  const float s = int(m % 4) < scale.poly_of_4 ? scale.poly_scale : scale.mufu_scale;
+  const float s = int(m % unsigned(scale.group)) < scale.poly_of_group ? scale.poly_scale : scale.mufu_scale;
   const float pr = k.phi_r[m], pi = k.phi_i[m];
   aos[m] = make_float4(s * k.kx[m], s * k.ky[m], s * k.kz[m], pr * pr + pi * pi);
 }

@@ -27,6 +27,13 @@ constexpr int VOXELS_PER_THREAD = 4;
 
 constexpr std::size_t round_up(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
 
+// The AoS kernels take samples in groups (4, or 8 for the split's 1-in-8
+// mix); counts and slices are whole groups of the largest, SAMPLE_GROUP
+// (the packed array is zero-padded to whole chunks, so the extra samples
+// are zeros and add nothing).
+constexpr std::size_t SAMPLE_GROUP = 8;
+static_assert(CHUNK % SAMPLE_GROUP == 0, "chunks are whole sample groups");
+
 // Step 03-05's workspace: phiMag, one float per sample.
 inline std::size_t ws_phi_mag(const MriqSpec& s) { return s.num_k * sizeof(float); }
 // Step 06-11's: {kx', ky', kz', phiMag} per sample, padded with zero
@@ -38,21 +45,21 @@ inline std::size_t ws_aos(const MriqSpec& s) { return round_up(s.num_k, CHUNK) *
 // 7.8 per SM on an H100 (5 resident at the split kernel's 48 registers), so
 // the last blocks leave little of the GPU idle. A function of the shape
 // only, so the workspace is known before a device is. Slices are whole
-// groups of 4 samples, at least MIN_SLICE.
+// groups of SAMPLE_GROUP samples, at least MIN_SLICE.
 constexpr std::size_t SPLIT_BLOCKS = 1024;
 constexpr std::size_t MIN_SLICE = 256;
 struct SampleSlices {
   std::size_t slices;
-  int slice_len;  // samples per slice, a multiple of 4
+  int slice_len;  // samples per slice, a multiple of SAMPLE_GROUP
 };
 inline SampleSlices sample_slices(const MriqSpec& s) {
-  const std::size_t count = round_up(s.num_k, 4);
+  const std::size_t count = round_up(s.num_k, SAMPLE_GROUP);
   if (count == 0) return {1, 0};  // num_k = 0: no slices to cut (the rungs write zeros)
   const std::size_t per_block = std::size_t(BLOCK) * VOXELS_PER_THREAD;
   const std::size_t voxel_blocks = std::max<std::size_t>(1, (s.num_x + per_block - 1) / per_block);
   std::size_t want = voxel_blocks >= SPLIT_BLOCKS ? 1 : (SPLIT_BLOCKS + voxel_blocks - 1) / voxel_blocks;
   want = std::max<std::size_t>(1, std::min(want, count / MIN_SLICE));
-  const std::size_t len = round_up((count + want - 1) / want, 4);
+  const std::size_t len = round_up((count + want - 1) / want, SAMPLE_GROUP);
   return {(count + len - 1) / len, int(len)};
 }
 // The workspace of steps 9-11: the packed samples, then the slices' partial
@@ -77,10 +84,12 @@ void zero_outputs(const MriqCall& call);
 void launch_phi_mag(const MriqCall& call, float* phi_mag);
 
 // How the packed k coordinates are scaled, sample by sample: of every group
-// of 4 samples, the first `poly_of_4` are scaled by `poly_scale`, the rest
-// by `mufu_scale` (2 pi: the argument in radians; 1: in turns). The rungs' kernels know which sample is which.
+// of `group` samples, the first `poly_of_group` are scaled by `poly_scale`,
+// the rest by `mufu_scale` (2 pi: the argument in radians; 1: in turns).
+// The rungs' kernels know which sample is which.
 struct PackScale {
-  int poly_of_4 = 0;
+  int group = 4;
+  int poly_of_group = 0;
   float poly_scale = 1.0f;
   float mufu_scale = 1.0f;
 };

@@ -7,16 +7,18 @@
 
 namespace tessera::mriq_impl::policy {
 
-// Step 11: of every 4 k-space samples, this many take the FMA-pipe
-// polynomials, the rest MUFU. Chosen by arithmetic, not yet by measurement
-// (docs/mriq.md, "The MUFU/FMA split"): a MUFU pair costs ~9 issue slots
-// and 2 MUFU ops (16 MUFU clocks per warp), a polynomial pair ~21 issue
-// slots and none (counted from the PTX); issue and MUFU balance at ~37%
-// polynomial pairs; of 0, 1, 2 in 4, 1 is the fastest predicted (1.33x the
-// MUFU-only rung; 2 in 4: issue-bound, 1.07x). To be confirmed with
-// turns_poly and global_aos measured side by side on an H100 (not yet
-// measured on a GPU).
-inline constexpr int POLY_OF_4 = 1;
+// Step 11: of every SPLIT_GROUP k-space samples, POLY_OF_GROUP take the
+// FMA-pipe polynomials (the short pair, sincos_turns_poly_short), the rest
+// MUFU. Counted from the SASS (sm_90, per 16 pairs of the inner loop) and
+// fitted to the H100 run of 2026-11-28 (docs/mriq.md, "The MUFU/FMA
+// split"): a MUFU warp instruction costs the SM about 3.5 issue slots, not
+// 1, so global_aos (9.1 slots + 2 MUFU a pair) is MUFU-bound with its issue
+// ~88 % busy, and the old 1-in-4 split (12.5 slots + 1.5 MUFU) turned
+// issue-bound: 40.5 ms against global_aos's 38.9 ms. The balance is near 1
+// polynomial pair in 12; 1 in 8 with the short polynomial (19 slots a
+// pair instead of 21) is predicted 1.08x global_aos (to be measured).
+inline constexpr int SPLIT_GROUP = 8;
+inline constexpr int POLY_OF_GROUP = 1;
 
 struct Rule {
   std::string_view variant;
@@ -25,8 +27,14 @@ struct Rule {
   std::string_view measured;
 };
 
-inline constexpr Rule GPU_RULE = {"mufu_fma_split", "any size", "-",
-                                  "not yet measured on a GPU: the predicted fastest (docs/mriq.md)"};
+// global_aos measured fastest on the H100 (2026-11-28, bench-mriq): 38.9 ms
+// at 64^3 x 262144 (84.6 % of the MUFU sin/cos ceiling) against the old
+// split's 40.5, and 0.0529 ms at 32^3 x 2048 against 0.0548. The 1-in-8
+// split is predicted faster but not yet measured: it becomes the pick only
+// once it measures ahead at both sizes.
+inline constexpr Rule GPU_RULE = {"global_aos", "any size", "H100",
+                                  "fastest measured (H100, 2026-11-28): 38.9 ms at 64^3 x 262144, 84.6 % of the "
+                                  "MUFU ceiling"};
 // Without a GPU: the parallel CPU rung (double, as accurate as the reference).
 inline constexpr Rule CPU_RULE = {"cpu_openmp", "any size", "-", "the only parallel CPU rung"};
 

@@ -41,8 +41,9 @@ inline constexpr PolicyRule kGpuPolicy[] = {
     {short_rows, "csr_scalar_guarded",
      "mean row length <= 8: a thread per row wins. laplace2d 4096^2 (mean 5), H100: float csr_scalar 0.311 ms = "
      "100 % of copy, 1.24x cusparse (csr_nnz_split 1.03x); double csr_scalar 1.38x (csr_nnz_split 1.20x). The "
-     "guarded variant is csr_scalar plus one block barrier when no row passes 32 entries (same time expected), and "
-     "no long row can stall it (csr_scalar: 26 ms on the power law)"},
+     "guarded variant is csr_scalar plus one block barrier when no row passes 32 entries: measured 2026-11-28 "
+     "float 0.3145 ms (csr_scalar 0.3108), double 0.4662 (csr_scalar 0.4669); no long row can stall it "
+     "(csr_scalar: 26 ms on the power law)"},
     {any_shape, "csr_nnz_split",
      "longer or irregular rows: the CSR rung whose speed no row-length distribution changes. H100 float: "
      "stencil27 128^3 (mean 26) 0.92x cusparse (csr_scalar 0.40x, csr_vector 0.44x; only the jds format beats "
@@ -110,26 +111,31 @@ inline bool plan_regular_rows(const SpmvRowStats& s) {
 inline bool plan_any(const SpmvRowStats&) { return true; }
 
 #if TESSERA_HAVE_CUDA
-// Measured on the H100 (2026-11-27, `tessera bench spmv`, the harness times
-// the SpMV with the format already built: what a plan reuses; docs/results/
-// spmv-h100-2026-11-27.json). "best" is the fastest row of the problem.
+// Measured on the H100 (2026-11-28, `tessera bench spmv`: the bench marks
+// this table's pick with `*` and times the SpMV with the format already
+// built, what a plan reuses; docs/results/spmv-h100-2026-11-28.json). Each
+// rule's pick was confirmed there; "best" is the fastest row of the problem.
+// The plan is within 10 % of it on all six bench matrices.
 inline constexpr PlanRule kGpuPlanPolicy[] = {
     {plan_short_rows, "csr_scalar_guarded",
-     "mean row length <= 8: a thread per row. laplace2d 4096^2 (mean 5.0, cv 0.01): float 0.314 ms (best "
-     "csr_scalar 0.311, jds 0.327, cusparse 0.383) = 1.22x cusparse; double 0.467 ms (best, 1.38x)"},
+     "measured: mean row length <= 8, a thread per row. laplace2d 4096^2 (mean 5.0, cv 0.01), H100: float 0.3145 ms "
+     "= 1.24x cusparse, 99.2 % of copy (best csr_scalar 0.3108, 1.2 % off; jds 0.3282); double 0.4662 ms = best, "
+     "1.39x cusparse"},
     {plan_regular_rows, "jds",
-     "regular rows (cv <= 0.25, max <= 2x mean, mean 8-64): jds, the format a plan can afford. stencil27 128^3 "
-     "(mean 26.6, cv 0.07, max 27): float jds 0.174 ms = best, 1.04x cusparse (csr_nnz_split 0.196, "
-     "csr_subwarp_vec4 0.184); double jds 0.254 ms = best, 1.23x (csr_nnz_split 0.305). Means 40-64: to be "
+     "measured at mean 26.6: regular rows (cv <= 0.25, max <= 2x mean, mean 8-64), jds, the format a plan can "
+     "afford. stencil27 128^3 (cv 0.07, max 27), H100: float jds 0.1746 ms = best, 1.04x cusparse, 91.2 % of copy "
+     "(csr_subwarp_vec4 0.1764, csr_nnz_split 0.1965); double 0.2546 ms = best, 1.24x. Means 8-16 and 40-64: not "
      "measured"},
     {plan_any, "csr_nnz_split",
-     "irregular rows (high cv or a row far past the mean): tiles of equal nonzeros. powerlaw 2M (mean 16, cv > 10, "
-     "max 3e5): float 0.309 ms, best tessera rung (jds 0.412, sell 0.485, csr_scalar_guarded 0.747), 0.97x "
-     "cusparse (0.299, the fastest row: 3 % off); double 0.353 vs cusparse 0.329 (7 % off)"},
+     "measured: irregular rows (high cv or a row far past the mean), tiles of equal nonzeros. powerlaw 2M (mean 16, "
+     "cv > 10, max 3e5), H100: float 0.3105 ms, best tessera rung (jds 0.4141, sell 0.4881, csr_subwarp_vec4 0.5454), "
+     "0.96x cusparse (0.2993, best: 3.7 % off); double 0.3593 vs cusparse 0.3291 (9.2 % off)"},
 };
 #endif
 inline constexpr PlanRule kCpuPlanPolicy[] = {
-    {plan_any, "cpu_openmp", "no GPU: the parallel CPU rung"},
+    {plan_any, "cpu_openmp",
+     "host arrays (an unnamed plan runs where its arrays live) or no GPU: the parallel CPU rung, 8.3-16.7x "
+     "cpu_reference on the bench matrices (16 host threads, 2026-11-28)"},
 };
 
 // The plan's pick: the first rule that matches and whose variant supports
