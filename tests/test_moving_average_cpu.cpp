@@ -5,6 +5,7 @@
 // harness loops on the pattern.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -158,6 +159,50 @@ void check_cpu_rungs() {
 
 TEST(MovingAverageCpu, RungsMatchTheDefinitionFloat) { check_cpu_rungs<float>(); }
 TEST(MovingAverageCpu, RungsMatchTheDefinitionDouble) { check_cpu_rungs<double>(); }
+
+// The harness checks every variant against window_sums_f64, so its own error
+// must sit far below theirs: within a few double ulps of the window's
+// absolute sum, for the compensated sliding box (over many 4096-output
+// chunks and both edges; an uncompensated slide drifts ~30 ulps) and the
+// vectorised direct form, on float and double samples.
+template <class T>
+void check_reference_sums() {
+  const std::size_t n = 20011;
+  const auto x = random_samples<T>(n, 101);
+  for (std::size_t w : {std::size_t(3), std::size_t(31), std::size_t(65), std::size_t(1001)})
+    for (bool box : {true, false})
+      for (Edge edge : {Edge::zero, Edge::clamp}) {
+        const auto k = box ? std::vector<T>(w, T(1) / T(w)) : random_weights<T>(w, unsigned(w));
+        const MovingAverageSpec spec{dtype_of<T>(), n, w, edge, box};
+        std::vector<double> sums(n), abs_sums(n);
+        moving_average_impl::cpu::window_sums_f64(x.data(), spec, k.data(), false, 0, n, sums.data());
+        moving_average_impl::cpu::window_sums_f64(x.data(), spec, k.data(), true, 0, n, abs_sums.data());
+        // Direct double sums round w times (typically ~sqrt(w) ulps); the
+        // slide ~2 ulps whatever the window.
+        const bool slides = box && w >= moving_average_impl::cpu::SLIDE_MIN_W;
+        const long double ulps = slides ? 4.0L : 2.0L + static_cast<long double>(w);
+        for (std::size_t i = 0; i < n; ++i) {
+          const long double exact = expected(x, k, edge, i);
+          long double mag = 0;
+          const long long h = static_cast<long long>(w / 2), nn = static_cast<long long>(n);
+          for (std::size_t j = 0; j < w; ++j) {
+            const long long g = std::clamp(static_cast<long long>(i) + static_cast<long long>(j) - h, -1LL, nn);
+            const T v = g < 0 ? (edge == Edge::zero ? T(0) : x[0]) : g >= nn ? (edge == Edge::zero ? T(0) : x[n - 1]) : x[g];
+            mag += std::fabs(static_cast<long double>(k[j]) * static_cast<long double>(v));
+          }
+          const long double tol = ulps * 0x1.0p-53L * mag;
+          ASSERT_LE(std::fabs(static_cast<long double>(sums[i]) - exact), tol)
+              << "sum " << i << " w = " << w << (box ? " box" : " weighted");
+          ASSERT_LE(std::fabs(static_cast<long double>(abs_sums[i]) - mag), tol)
+              << "absolute sum " << i << " w = " << w << (box ? " box" : " weighted");
+        }
+      }
+}
+
+TEST(MovingAverageCpu, ReferenceSumsWithinAFewDoubleUlps) {
+  check_reference_sums<float>();
+  check_reference_sums<double>();
+}
 
 TEST(MovingAverageCpu, WidthOneIsTheIdentityTimesTheWeight) {
   const auto x = random_samples<float>(1001, 7);

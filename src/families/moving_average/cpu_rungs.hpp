@@ -10,6 +10,11 @@
 
 namespace tessera::moving_average_impl::cpu {
 
+// Boxes at least this wide slide a running sum in the OpenMP rung and the
+// double window sums (O(1) per output); narrower ones sum directly, where w
+// vectorised adds cost little.
+inline constexpr std::size_t SLIDE_MIN_W = 65;
+
 // Sample g (any integer, also outside [0, n)) under the edge rule.
 template <class T>
 inline T sample(const T* x, std::size_t n, Edge edge, std::int64_t g) {
