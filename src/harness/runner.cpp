@@ -401,6 +401,7 @@ Report run_bench(const Selector& sel, const RunOptions& opt, const DeviceInfo& d
       progress.clear();
       add_ratios(rows);
       print_problem_table(out, rows, dev);
+      out.flush();  // each table as it completes, also into a pipe or a file
       report.results.insert(report.results.end(), rows.begin(), rows.end());
     }
   }
