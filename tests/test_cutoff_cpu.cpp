@@ -82,6 +82,80 @@ TEST(CutoffReference, CpuRungsWithinTheFloatDirectSum) {
   }
 }
 
+// The float direct sum computed as the GPU rungs do (float differences, an
+// FMA for 1 - r^2 / c^2, float accumulation), with smoothing s^power, one atom
+// optionally left out.
+std::vector<float> float_direct_sum(const cutoff_impl::CutoffSpec& s, const std::vector<Atom>& atoms, int power,
+                                    std::size_t skip = SIZE_MAX) {
+  const Lattice& l = s.lattice;
+  const float c2 = s.cutoff * s.cutoff, inv_c2 = 1.f / c2;
+  std::vector<float> out(l.points());
+  for (std::size_t k = 0; k < l.nz; ++k)
+    for (std::size_t j = 0; j < l.ny; ++j)
+      for (std::size_t i = 0; i < l.nx; ++i) {
+        const float x = cutoff_impl::lattice_coord(l.origin[0], l.spacing, i);
+        const float y = cutoff_impl::lattice_coord(l.origin[1], l.spacing, j);
+        const float z = cutoff_impl::lattice_coord(l.origin[2], l.spacing, k);
+        float v = 0;
+        for (std::size_t a = 0; a < atoms.size(); ++a) {
+          if (a == skip) continue;
+          const float dx = atoms[a].x - x, dy = atoms[a].y - y, dz = atoms[a].z - z;
+          const float r2 = dx * dx + dy * dy + dz * dz;
+          if (!(r2 < c2)) continue;
+          const float sm = std::fma(-r2, inv_c2, 1.f);
+          v += atoms[a].q / std::sqrt(r2) * (power == 2 ? sm * sm : sm);
+        }
+        out[i + l.nx * (j + l.ny * k)] = v;
+      }
+  return out;
+}
+
+// The check's tolerance holds a float evaluation near the cutoff (where
+// 1 - r^2 / c^2 cancels), yet still fails a missing atom and a wrong smoothing.
+TEST(CutoffReference, ToleranceCoversFloatRoundingAndCatchesBugs) {
+  int cases = 0;
+  for (const auto& c : tessera_test::small_cases()) {
+    if (c.atoms.empty() || double(c.lattice.points()) * double(c.atoms.size()) > 3e7) continue;
+    ++cases;
+    const auto spec = spec_of(c);
+    const auto ref = cutoff_impl::cpu::reference_potential(spec, c.atoms.data());
+    EXPECT_TRUE(tessera_test::within_float_sum(float_direct_sum(spec, c.atoms, 2), ref)) << c.name;
+    EXPECT_FALSE(tessera_test::within_float_sum(float_direct_sum(spec, c.atoms, 1), ref)) << c.name << ": s, not s^2";
+    // The atom nearest the lattice's centre reaches points: leaving it out must fail.
+    const Lattice& l = c.lattice;
+    const float mid[3] = {l.origin[0] + l.spacing * float(l.nx - 1) / 2, l.origin[1] + l.spacing * float(l.ny - 1) / 2,
+                          l.origin[2] + l.spacing * float(l.nz - 1) / 2};
+    std::size_t nearest = 0;
+    double best = 1e300;
+    for (std::size_t a = 0; a < c.atoms.size(); ++a) {
+      const double d = std::pow(c.atoms[a].x - mid[0], 2) + std::pow(c.atoms[a].y - mid[1], 2) +
+                       std::pow(c.atoms[a].z - mid[2], 2);
+      if (d < best) best = d, nearest = a;
+    }
+    EXPECT_FALSE(tessera_test::within_float_sum(float_direct_sum(spec, c.atoms, 2, nearest), ref))
+        << c.name << ": atom " << nearest << " left out";
+  }
+  EXPECT_GE(cases, 4);
+}
+
+// Far from the cutoff the rounding bound is a small part of the sum's scale;
+// at an atom just inside c it dominates (the cancellation it is there for).
+TEST(CutoffReference, RoundingBoundGrowsOnlyNearTheCutoff) {
+  const Lattice l = make_lattice(20, 20, 20, 0.5f, 1, 1, 1);
+  const float c = 3.f;
+  for (const float r : {1.f, 2.9999f}) {
+    const std::vector<Atom> atoms{{20.f + r, 20.f, 20.f, 1.f}};
+    const cutoff_impl::CutoffSpec spec{1, l, c};
+    const auto ref = cutoff_impl::cpu::reference_potential(spec, atoms.data());
+    ASSERT_EQ(ref.near[0], 1u);
+    const double ratio = ref.rounding[0] / ref.abs_sum[0];
+    if (r < 2)
+      EXPECT_LT(ratio, 1e-4);
+    else
+      EXPECT_GT(ratio, 1e-3);
+  }
+}
+
 // One atom: V = q / r (1 - r^2 / c^2)^2 inside c, 0 outside; an atom outside
 // the lattice still reaches the points within c of it.
 TEST(CutoffReference, SingleAtomOutsideTheLatticeAnalytic) {

@@ -17,7 +17,7 @@ void run_reference(const CutoffCall& call) {
   for (std::size_t k = 0; k < s.lattice.nz; ++k)
     for (std::size_t j = 0; j < s.lattice.ny; ++j) {
       float* out = call.potential + s.lattice.nx * (j + s.lattice.ny * k);
-      row_sums(cells, s, j, k, [&](std::size_t i, double v, double, double) { out[i] = float(v); });
+      row_sums(cells, s, j, k, [&](std::size_t i, const PointSums& p) { out[i] = float(p.value); });
     }
 }
 
@@ -26,6 +26,7 @@ Reference reference_potential(const CutoffSpec& s, const Atom* atoms) {
   const std::size_t points = s.lattice.points();
   ref.potential.resize(points);
   ref.abs_sum.resize(points);
+  ref.rounding.resize(points);
   ref.near.resize(points);
   const CellList cells(s, atoms);
   const auto rows = static_cast<long long>(s.lattice.ny * s.lattice.nz);
@@ -34,11 +35,12 @@ Reference reference_potential(const CutoffSpec& s, const Atom* atoms) {
   for (long long r = 0; r < rows; ++r) {
     const std::size_t j = std::size_t(r) % s.lattice.ny, k = std::size_t(r) / s.lattice.ny;
     const std::size_t base = s.lattice.nx * std::size_t(r);
-    row_sums(cells, s, j, k, [&](std::size_t i, double v, double abs, double p) {
-      ref.potential[base + i] = v;
-      ref.abs_sum[base + i] = abs;
-      ref.near[base + i] = std::uint32_t(p);
-      pairs += p;
+    row_sums(cells, s, j, k, [&](std::size_t i, const PointSums& p) {
+      ref.potential[base + i] = p.value;
+      ref.abs_sum[base + i] = p.abs;
+      ref.rounding[base + i] = p.rounding;
+      ref.near[base + i] = std::uint32_t(p.pairs);
+      pairs += p.pairs;
     });
   }
   ref.pairs = pairs;
@@ -61,6 +63,14 @@ std::vector<double> direct_smoothed_potential(const CutoffSpec& s, const Atom* a
         v[i + l.nx * (j + l.ny * k)] = sum;
       });
   return v;
+}
+
+}  // namespace tessera::cutoff_impl::cpu
+
+namespace tessera::cutoff_impl::cpu {
+
+double Reference::tolerance(std::size_t p) const {
+  return 0x1p-24 * (16 + 4 * std::sqrt(double(near[p]))) * abs_sum[p] + 2 * rounding[p];
 }
 
 }  // namespace tessera::cutoff_impl::cpu
