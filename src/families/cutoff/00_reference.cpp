@@ -47,6 +47,33 @@ Reference reference_potential(const CutoffSpec& s, const Atom* atoms) {
   return ref;
 }
 
+Reference reference_at_points(const CutoffSpec& s, const Atom* atoms, const std::vector<std::size_t>& points) {
+  Reference ref;
+  const std::size_t n = points.size();
+  ref.potential.resize(n);
+  ref.abs_sum.resize(n);
+  ref.rounding.resize(n);
+  ref.near.resize(n);
+  const CellList cells(s, atoms);
+  const Lattice& l = s.lattice;
+  const double c2 = double(s.cutoff) * double(s.cutoff);
+  double pairs = 0;
+#pragma omp parallel for schedule(dynamic, 16) reduction(+ : pairs)
+  for (long long q = 0; q < static_cast<long long>(n); ++q) {
+    const std::size_t p = points[std::size_t(q)];
+    const std::size_t i = p % l.nx, j = (p / l.nx) % l.ny, k = p / (l.nx * l.ny);
+    const PointSums sums = point_sums(cells, c2, lattice_coord(l.origin[0], l.spacing, i),
+                                      lattice_coord(l.origin[1], l.spacing, j), lattice_coord(l.origin[2], l.spacing, k));
+    ref.potential[std::size_t(q)] = sums.value;
+    ref.abs_sum[std::size_t(q)] = sums.abs;
+    ref.rounding[std::size_t(q)] = sums.rounding;
+    ref.near[std::size_t(q)] = std::uint32_t(sums.pairs);
+    pairs += sums.pairs;
+  }
+  ref.pairs = pairs;
+  return ref;
+}
+
 std::vector<double> direct_smoothed_potential(const CutoffSpec& s, const Atom* atoms) {
   const Lattice& l = s.lattice;
   const double c2 = double(s.cutoff) * double(s.cutoff);

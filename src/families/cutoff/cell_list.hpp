@@ -137,27 +137,30 @@ struct PointSums {
   double rounding = 0;  // sum of PairRounding bounds
 };
 
+// The sums at point (x, y, z), in double.
+inline PointSums point_sums(const CellList& cells, double c2, float x, float y, float z) {
+  PointSums p;
+  cells.for_near(x, y, z, [&](const Atom& a) {
+    const double dx = double(a.x) - x, dy = double(a.y) - y, dz = double(a.z) - z;
+    const double r2 = dx * dx + dy * dy + dz * dz;
+    if (!(r2 < c2)) {
+      p.rounding += PairRounding::shell(a.q, r2, c2, max_magnitude(a, x, y, z));
+      return;
+    }
+    const double t = smoothed_term_double(a.q, r2, c2);
+    p.value += t;
+    p.abs += std::fabs(t);
+    p.pairs += 1;
+    p.rounding += PairRounding::inside(a.q, r2, c2, max_magnitude(a, x, y, z));
+  });
+  return p;
+}
+
 // out(i, PointSums) for every point of row (j, k), in double.
 template <class Out>
 void row_sums(const CellList& cells, const CutoffSpec& spec, std::size_t j, std::size_t k, Out&& out) {
   const double c2 = double(spec.cutoff) * double(spec.cutoff);
-  for_row(spec.lattice, j, k, [&](std::size_t i, float x, float y, float z) {
-    PointSums p;
-    cells.for_near(x, y, z, [&](const Atom& a) {
-      const double dx = double(a.x) - x, dy = double(a.y) - y, dz = double(a.z) - z;
-      const double r2 = dx * dx + dy * dy + dz * dz;
-      if (!(r2 < c2)) {
-        p.rounding += PairRounding::shell(a.q, r2, c2, max_magnitude(a, x, y, z));
-        return;
-      }
-      const double t = smoothed_term_double(a.q, r2, c2);
-      p.value += t;
-      p.abs += std::fabs(t);
-      p.pairs += 1;
-      p.rounding += PairRounding::inside(a.q, r2, c2, max_magnitude(a, x, y, z));
-    });
-    out(i, p);
-  });
+  for_row(spec.lattice, j, k, [&](std::size_t i, float x, float y, float z) { out(i, point_sums(cells, c2, x, y, z)); });
 }
 
 }  // namespace tessera::cutoff_impl::cpu

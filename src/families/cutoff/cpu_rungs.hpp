@@ -35,6 +35,10 @@ struct Reference {
   double tolerance(std::size_t p) const;
 };
 Reference reference_potential(const CutoffSpec& spec, const Atom* atoms);
+// The same at the listed lattice points only (flat indices; entry q of each
+// vector is points[q]'s; pairs counts the pairs at those points): the check
+// of lattices too large for the whole reference.
+Reference reference_at_points(const CutoffSpec& spec, const Atom* atoms, const std::vector<std::size_t>& points);
 
 // Brute force over every atom for every point (the direct sum with the same
 // smoothing), in double: the tests' check of the cell list on small systems.
