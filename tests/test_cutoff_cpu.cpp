@@ -4,6 +4,7 @@
 // checks and the harness on the pattern.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -45,8 +46,8 @@ TEST(CutoffTable, LadderContract) {
     }
   }
 #if TESSERA_HAVE_CUDA
-  EXPECT_EQ(all.size(), 10u);
-  EXPECT_EQ(all.back().info.name, "sorted_cells");
+  EXPECT_EQ(all.size(), 11u);
+  EXPECT_EQ(all.back().info.name, "sorted_cells_lean");
   EXPECT_EQ(all.back().info.role, Role::product);
 #endif
 }
@@ -136,6 +137,22 @@ TEST(CutoffReference, ToleranceCoversFloatRoundingAndCatchesBugs) {
         << c.name << ": atom " << nearest << " left out";
   }
   EXPECT_GE(cases, 4);
+}
+
+// The H100's value at the point where the old tolerance (the float sum's
+// rounding alone) failed every GPU rung: sparse_empty_bins point 31108, one
+// atom just inside c. Within the new bound, and the old one would refuse it.
+TEST(CutoffReference, ToleranceAdmitsTheGpuValueNearTheCutoff) {
+  const auto cases = tessera_test::small_cases();
+  const auto it = std::find_if(cases.begin(), cases.end(), [](const auto& c) { return c.name == "sparse_empty_bins"; });
+  ASSERT_NE(it, cases.end());
+  const auto ref = cutoff_impl::cpu::reference_potential(spec_of(*it), it->atoms.data());
+  const std::size_t p = 31108;
+  ASSERT_EQ(ref.near[p], 1u);
+  const double err = std::fabs(-0.00012111651449231431 - ref.potential[p]);
+  EXPECT_GT(err, 0x1p-24 * 20 * ref.abs_sum[p]);
+  EXPECT_LE(err, ref.tolerance(p));
+  EXPECT_LT(ref.tolerance(p), 1e-3 * ref.abs_sum[p]);  // still tight: a missing or mis-smoothed term is far larger
 }
 
 // Far from the cutoff the rounding bound is a small part of the sum's scale;
@@ -315,14 +332,32 @@ TEST(CutoffHarness, QuickVerifyPassesOnTheCpuRungs) {
   for (const auto& r : report.results) EXPECT_TRUE(r.verified) << r.problem.label << " " << r.error;
 }
 
+// A lattice past 2^20 points is checked at a sample (8 corners + 4096
+// seeded points) against the double cell-list sum, and says so.
+TEST(CutoffHarness, LargeLatticesAreCheckedAtASample) {
+  harness::RunOptions o;
+  o.gpu = false;
+  o.size = 13500;  // a 51 Å water cube: 102^3 = 1.06 M points, just past 2^20
+  o.seed = 3;
+  std::ostringstream out;
+  harness::DeviceInfo dev;
+  const auto report = harness::run_verify(harness::parse_selector("cutoff/cpu_openmp"), o, dev, out);
+  EXPECT_EQ(report.failures, 0) << out.str();
+  ASSERT_EQ(report.results.size(), 1u) << out.str();
+  EXPECT_TRUE(report.results[0].verified) << report.results[0].error;
+  EXPECT_TRUE(tessera_test::has_substr(report.results[0].note, "sampled points"))
+      << report.results[0].note;
+}
+
 TEST(CutoffHarness, BenchProblemsAtTheIssueSizes) {
   harness::RunOptions o;
   o.gpu = true;
   const auto problems = find_pattern("cutoff")->bench_problems(o);
-  ASSERT_EQ(problems.size(), 3u);
-  EXPECT_TRUE(tessera_test::has_substr(problems[0].label, "DCS lattice 256x256x64"));
-  EXPECT_TRUE(tessera_test::has_substr(problems[1].label, "water 100000 atoms"));
-  EXPECT_TRUE(tessera_test::has_substr(problems[2].label, "water 1000000 atoms"));
+  ASSERT_EQ(problems.size(), 4u);
+  EXPECT_TRUE(tessera_test::has_substr(problems[0].label, "the direct sum's bench (256x256x64"));
+  EXPECT_TRUE(tessera_test::has_substr(problems[1].label, "DCS lattice 256x256x64"));
+  EXPECT_TRUE(tessera_test::has_substr(problems[2].label, "water 100000 atoms"));
+  EXPECT_TRUE(tessera_test::has_substr(problems[3].label, "water 1000000 atoms"));
   o.headline = true;
   EXPECT_EQ(find_pattern("cutoff")->bench_problems(o).size(), 2u);
 }
