@@ -108,14 +108,37 @@ __global__ void __launch_bounds__(DYN_THREADS)
     if (k0 + m < L.n[2]) potential[L.index(i, j, k0 + m)] = acc[m];
 }
 
+// Where a call's time goes, when the environment sets TESSERA_CUTOFF_PHASES:
+// events around the binning (memset, count, scan, scatter) and the sum kernel,
+// printed to stderr once the sum is done (the call then waits for its
+// stream). Off by default: nothing is recorded and nothing waits.
+class Phases {
+ public:
+  explicit Phases(cudaStream_t stream);
+  ~Phases();
+  Phases(const Phases&) = delete;
+  Phases& operator=(const Phases&) = delete;
+  void binned();
+  void summed(const char* kernel);
+  static bool enabled();
+
+ private:
+  cudaStream_t stream_;
+  cudaEvent_t events_[3] = {};
+  bool on_ = false;
+};
+
 template <int X_SPLIT, bool LEAN = false>
 void run_dynamic(const char* name, const CutoffCall& call) {
+  Phases phases(call.stream);
   const DynamicBins b = dynamic_bins_in(call.workspace, call.spec, X_SPLIT);
   bin_dynamic(call, b);
+  phases.binned();
   const BinGrid& g = b.grid;
   const dim3 grid(unsigned(g.regions[0]), unsigned(g.regions[1]), unsigned(g.regions[2]));
   detail::launch(name, cutoff_dynamic_kernel<X_SPLIT, LEAN>, grid, DYN_THREADS, 0, call.stream, call.spec.lattice.points(),
                  b.sorted, b.starts, g, view_of(call.spec), call.potential);
+  phases.summed(name);
 }
 
 }  // namespace tessera::cutoff_impl::gpu
