@@ -46,7 +46,7 @@ TEST(CutoffTable, LadderContract) {
     }
   }
 #if TESSERA_HAVE_CUDA
-  EXPECT_EQ(all.size(), 11u);
+  EXPECT_EQ(all.size(), 12u);
   EXPECT_EQ(all.back().info.name, "sorted_cells_lean");
   EXPECT_EQ(all.back().info.role, Role::product);
 #endif

@@ -92,7 +92,7 @@ TEST_F(CutoffGpu, BinnedRungsAgreeWithTheDirectSumWithSmoothing) {
     const auto ref = cutoff_impl::cpu::reference_potential(spec, c.atoms.data());
     auto d = upload(c);
     const auto direct = run_rung(ladder.at("direct_smoothed", "test"), c, d);
-    for (const char* name : {"cylinder", "sorted_cells", "sorted_cells_lean"}) {
+    for (const char* name : {"cylinder", "sorted_cells", "sorted_cells_lean8", "sorted_cells_lean"}) {
       const auto& v = ladder.at(name, "test");
       if (!v.supports(spec)) continue;
       const auto got = run_rung(v, c, d);
@@ -120,7 +120,7 @@ TEST_F(CutoffGpu, DynamicRungsCaptureIntoAGraph) {
   const cutoff_impl::CutoffSpec spec{c.atoms.size(), c.lattice, c.cutoff};
   const auto ref = cutoff_impl::cpu::reference_potential(spec, c.atoms.data());
   auto d = upload(c);
-  for (const char* name : {"dynamic_bins", "sorted_cells", "sorted_cells_lean"}) {
+  for (const char* name : {"dynamic_bins", "sorted_cells", "sorted_cells_lean8", "sorted_cells_lean"}) {
     const auto& v = cutoff_impl::variants_ladder().at(name, "test");
     DeviceBytes ws(v.workspace_bytes(spec), "workspace");
     d.potential.fill_bytes(0xFF, stream());

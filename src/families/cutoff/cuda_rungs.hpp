@@ -25,6 +25,7 @@ TESSERA_DECLARE_CUTOFF_RUNG(cylinder)          // 06_cylinder.cu
 TESSERA_DECLARE_CUTOFF_RUNG(gpu_binning)       // 07_gpu_binning.cu
 TESSERA_DECLARE_CUTOFF_RUNG(dynamic_bins)      // 08_dynamic_bins.cu
 TESSERA_DECLARE_CUTOFF_RUNG(sorted_cells)      // 09_sorted_cells.cu
+TESSERA_DECLARE_CUTOFF_RUNG(sorted_cells_lean8) // 10_sorted_cells_lean8.cu
 TESSERA_DECLARE_CUTOFF_RUNG(sorted_cells_lean) // 10_sorted_cells_lean.cu
 
 }  // namespace tessera::cutoff_impl

@@ -56,18 +56,20 @@ __device__ __forceinline__ float lean_term_add(float acc, float q, float r2, flo
   return fmaf(q * rsqrt_ftz(r2), s * s, acc);
 }
 
-template <int X_SPLIT, bool LEAN = false>
-__global__ void __launch_bounds__(DYN_THREADS)
+// POINTS lattice points per thread along z: 512 / POINTS threads per region.
+template <int X_SPLIT, bool LEAN = false, int POINTS = DYN_POINTS>
+__global__ void __launch_bounds__(REGION * REGION * REGION / POINTS)
     cutoff_dynamic_kernel(const float4* sorted, const unsigned* starts, BinGrid g, LatticeView L, float* potential) {
-  __shared__ float4 tile[DYN_THREADS];
+  constexpr int THREADS = REGION * REGION * REGION / POINTS;
+  __shared__ float4 tile[THREADS];
   const int t = threadIdx.x;
   const int tx = t % REGION, ty = (t / REGION) % REGION, tz = t / (REGION * REGION);
   const int i = blockIdx.x * REGION + tx, j = blockIdx.y * REGION + ty;
-  const int k0 = blockIdx.z * REGION + tz * DYN_POINTS;
+  const int k0 = blockIdx.z * REGION + tz * POINTS;
   const float x = L.coord(0, i), y = L.coord(1, j);
-  float z[DYN_POINTS], acc[DYN_POINTS];
+  float z[POINTS], acc[POINTS];
 #pragma unroll
-  for (int m = 0; m < DYN_POINTS; ++m) {
+  for (int m = 0; m < POINTS; ++m) {
     z[m] = L.coord(2, k0 + m);
     acc[m] = 0.f;
   }
@@ -80,18 +82,18 @@ __global__ void __launch_bounds__(DYN_THREADS)
       const int xlo = max(home_x + r.lo, 0), xhi = min(home_x + r.hi, g.dims[0] - 1);
       const std::size_t row = (std::size_t(home_z + dz) * g.dims[1] + (home_y + dy)) * g.dims[0];
       const unsigned begin = starts[row + xlo], end = starts[row + xhi + 1];
-      for (unsigned base = begin; base < end; base += DYN_THREADS) {
+      for (unsigned base = begin; base < end; base += THREADS) {
         __syncthreads();  // the previous tile is no longer read
         if (base + t < end) tile[t] = sorted[base + t];
         __syncthreads();
-        const int m_atoms = int(min(unsigned(DYN_THREADS), end - base));
+        const int m_atoms = int(min(unsigned(THREADS), end - base));
         for (int a = 0; a < m_atoms; ++a) {
           const float4 at = tile[a];
           const float dx = at.x - x, dy2 = at.y - y;
           const float dxy2 = dx * dx + dy2 * dy2;
           if (!(dxy2 < c2)) continue;  // outside the cylinder of the thread's points
 #pragma unroll
-          for (int m = 0; m < DYN_POINTS; ++m) {
+          for (int m = 0; m < POINTS; ++m) {
             const float dzm = at.z - z[m];
             const float r2 = dxy2 + dzm * dzm;
             if constexpr (LEAN)
@@ -104,14 +106,15 @@ __global__ void __launch_bounds__(DYN_THREADS)
     }
   if (i >= L.n[0] || j >= L.n[1]) return;
 #pragma unroll
-  for (int m = 0; m < DYN_POINTS; ++m)
+  for (int m = 0; m < POINTS; ++m)
     if (k0 + m < L.n[2]) potential[L.index(i, j, k0 + m)] = acc[m];
 }
 
 // Where a call's time goes, when the environment sets TESSERA_CUTOFF_PHASES:
 // events around the binning (memset, count, scan, scatter) and the sum kernel,
 // printed to stderr once the sum is done (the call then waits for its
-// stream). Off by default: nothing is recorded and nothing waits.
+// stream: not under graph capture). Off by default: nothing is recorded and
+// nothing waits.
 class Phases {
  public:
   explicit Phases(cudaStream_t stream);
@@ -128,15 +131,16 @@ class Phases {
   bool on_ = false;
 };
 
-template <int X_SPLIT, bool LEAN = false>
+template <int X_SPLIT, bool LEAN = false, int POINTS = DYN_POINTS>
 void run_dynamic(const char* name, const CutoffCall& call) {
+  static_assert(REGION % POINTS == 0, "a thread's points stay in its region");
   Phases phases(call.stream);
   const DynamicBins b = dynamic_bins_in(call.workspace, call.spec, X_SPLIT);
   bin_dynamic(call, b);
   phases.binned();
   const BinGrid& g = b.grid;
   const dim3 grid(unsigned(g.regions[0]), unsigned(g.regions[1]), unsigned(g.regions[2]));
-  detail::launch(name, cutoff_dynamic_kernel<X_SPLIT, LEAN>, grid, DYN_THREADS, 0, call.stream, call.spec.lattice.points(),
+  detail::launch(name, cutoff_dynamic_kernel<X_SPLIT, LEAN, POINTS>, grid, REGION * REGION * REGION / POINTS, 0, call.stream, call.spec.lattice.points(),
                  b.sorted, b.starts, g, view_of(call.spec), call.potential);
   phases.summed(name);
 }
