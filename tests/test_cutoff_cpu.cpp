@@ -4,6 +4,7 @@
 // checks and the harness on the pattern.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -45,8 +46,8 @@ TEST(CutoffTable, LadderContract) {
     }
   }
 #if TESSERA_HAVE_CUDA
-  EXPECT_EQ(all.size(), 10u);
-  EXPECT_EQ(all.back().info.name, "sorted_cells");
+  EXPECT_EQ(all.size(), 12u);
+  EXPECT_EQ(all.back().info.name, "sorted_cells_lean");
   EXPECT_EQ(all.back().info.role, Role::product);
 #endif
 }
@@ -79,6 +80,96 @@ TEST(CutoffReference, CpuRungsWithinTheFloatDirectSum) {
       cutoff_impl::variants_ladder().at(name, "test").run({spec, c.atoms.data(), out.data(), nullptr, nullptr});
       EXPECT_TRUE(tessera_test::within_float_sum(out, ref)) << c.name << " " << name;
     }
+  }
+}
+
+// The float direct sum computed as the GPU rungs do (float differences, an
+// FMA for 1 - r^2 / c^2, float accumulation), with smoothing s^power, one atom
+// optionally left out.
+std::vector<float> float_direct_sum(const cutoff_impl::CutoffSpec& s, const std::vector<Atom>& atoms, int power,
+                                    std::size_t skip = SIZE_MAX) {
+  const Lattice& l = s.lattice;
+  const float c2 = s.cutoff * s.cutoff, inv_c2 = 1.f / c2;
+  std::vector<float> out(l.points());
+  for (std::size_t k = 0; k < l.nz; ++k)
+    for (std::size_t j = 0; j < l.ny; ++j)
+      for (std::size_t i = 0; i < l.nx; ++i) {
+        const float x = cutoff_impl::lattice_coord(l.origin[0], l.spacing, i);
+        const float y = cutoff_impl::lattice_coord(l.origin[1], l.spacing, j);
+        const float z = cutoff_impl::lattice_coord(l.origin[2], l.spacing, k);
+        float v = 0;
+        for (std::size_t a = 0; a < atoms.size(); ++a) {
+          if (a == skip) continue;
+          const float dx = atoms[a].x - x, dy = atoms[a].y - y, dz = atoms[a].z - z;
+          const float r2 = dx * dx + dy * dy + dz * dz;
+          if (!(r2 < c2)) continue;
+          const float sm = std::fma(-r2, inv_c2, 1.f);
+          v += atoms[a].q / std::sqrt(r2) * (power == 2 ? sm * sm : sm);
+        }
+        out[i + l.nx * (j + l.ny * k)] = v;
+      }
+  return out;
+}
+
+// The check's tolerance holds a float evaluation near the cutoff (where
+// 1 - r^2 / c^2 cancels), yet still fails a missing atom and a wrong smoothing.
+TEST(CutoffReference, ToleranceCoversFloatRoundingAndCatchesBugs) {
+  int cases = 0;
+  for (const auto& c : tessera_test::small_cases()) {
+    if (c.atoms.empty() || double(c.lattice.points()) * double(c.atoms.size()) > 3e7) continue;
+    ++cases;
+    const auto spec = spec_of(c);
+    const auto ref = cutoff_impl::cpu::reference_potential(spec, c.atoms.data());
+    EXPECT_TRUE(tessera_test::within_float_sum(float_direct_sum(spec, c.atoms, 2), ref)) << c.name;
+    EXPECT_FALSE(tessera_test::within_float_sum(float_direct_sum(spec, c.atoms, 1), ref)) << c.name << ": s, not s^2";
+    // The atom nearest the lattice's centre reaches points: leaving it out must fail.
+    const Lattice& l = c.lattice;
+    const float mid[3] = {l.origin[0] + l.spacing * float(l.nx - 1) / 2, l.origin[1] + l.spacing * float(l.ny - 1) / 2,
+                          l.origin[2] + l.spacing * float(l.nz - 1) / 2};
+    std::size_t nearest = 0;
+    double best = 1e300;
+    for (std::size_t a = 0; a < c.atoms.size(); ++a) {
+      const double d = std::pow(c.atoms[a].x - mid[0], 2) + std::pow(c.atoms[a].y - mid[1], 2) +
+                       std::pow(c.atoms[a].z - mid[2], 2);
+      if (d < best) best = d, nearest = a;
+    }
+    EXPECT_FALSE(tessera_test::within_float_sum(float_direct_sum(spec, c.atoms, 2, nearest), ref))
+        << c.name << ": atom " << nearest << " left out";
+  }
+  EXPECT_GE(cases, 4);
+}
+
+// The H100's value at the point where the old tolerance (the float sum's
+// rounding alone) failed every GPU rung: sparse_empty_bins point 31108, one
+// atom just inside c. Within the new bound, and the old one would refuse it.
+TEST(CutoffReference, ToleranceAdmitsTheGpuValueNearTheCutoff) {
+  const auto cases = tessera_test::small_cases();
+  const auto it = std::find_if(cases.begin(), cases.end(), [](const auto& c) { return c.name == "sparse_empty_bins"; });
+  ASSERT_NE(it, cases.end());
+  const auto ref = cutoff_impl::cpu::reference_potential(spec_of(*it), it->atoms.data());
+  const std::size_t p = 31108;
+  ASSERT_EQ(ref.near[p], 1u);
+  const double err = std::fabs(-0.00012111651449231431 - ref.potential[p]);
+  EXPECT_GT(err, 0x1p-24 * 20 * ref.abs_sum[p]);
+  EXPECT_LE(err, ref.tolerance(p));
+  EXPECT_LT(ref.tolerance(p), 1e-3 * ref.abs_sum[p]);  // still tight: a missing or mis-smoothed term is far larger
+}
+
+// Far from the cutoff the rounding bound is a small part of the sum's scale;
+// at an atom just inside c it dominates (the cancellation it is there for).
+TEST(CutoffReference, RoundingBoundGrowsOnlyNearTheCutoff) {
+  const Lattice l = make_lattice(20, 20, 20, 0.5f, 1, 1, 1);
+  const float c = 3.f;
+  for (const float r : {1.f, 2.9999f}) {
+    const std::vector<Atom> atoms{{20.f + r, 20.f, 20.f, 1.f}};
+    const cutoff_impl::CutoffSpec spec{1, l, c};
+    const auto ref = cutoff_impl::cpu::reference_potential(spec, atoms.data());
+    ASSERT_EQ(ref.near[0], 1u);
+    const double ratio = ref.rounding[0] / ref.abs_sum[0];
+    if (r < 2)
+      EXPECT_LT(ratio, 1e-4);
+    else
+      EXPECT_GT(ratio, 1e-3);
   }
 }
 
@@ -241,14 +332,32 @@ TEST(CutoffHarness, QuickVerifyPassesOnTheCpuRungs) {
   for (const auto& r : report.results) EXPECT_TRUE(r.verified) << r.problem.label << " " << r.error;
 }
 
+// A lattice past 2^20 points is checked at a sample (8 corners + 4096
+// seeded points) against the double cell-list sum, and says so.
+TEST(CutoffHarness, LargeLatticesAreCheckedAtASample) {
+  harness::RunOptions o;
+  o.gpu = false;
+  o.size = 13500;  // a 51 Å water cube: 102^3 = 1.06 M points, just past 2^20
+  o.seed = 3;
+  std::ostringstream out;
+  harness::DeviceInfo dev;
+  const auto report = harness::run_verify(harness::parse_selector("cutoff/cpu_openmp"), o, dev, out);
+  EXPECT_EQ(report.failures, 0) << out.str();
+  ASSERT_EQ(report.results.size(), 1u) << out.str();
+  EXPECT_TRUE(report.results[0].verified) << report.results[0].error;
+  EXPECT_TRUE(tessera_test::has_substr(report.results[0].note, "sampled points"))
+      << report.results[0].note;
+}
+
 TEST(CutoffHarness, BenchProblemsAtTheIssueSizes) {
   harness::RunOptions o;
   o.gpu = true;
   const auto problems = find_pattern("cutoff")->bench_problems(o);
-  ASSERT_EQ(problems.size(), 3u);
-  EXPECT_TRUE(tessera_test::has_substr(problems[0].label, "DCS lattice 256x256x64"));
-  EXPECT_TRUE(tessera_test::has_substr(problems[1].label, "water 100000 atoms"));
-  EXPECT_TRUE(tessera_test::has_substr(problems[2].label, "water 1000000 atoms"));
+  ASSERT_EQ(problems.size(), 4u);
+  EXPECT_TRUE(tessera_test::has_substr(problems[0].label, "the direct sum's bench (256x256x64"));
+  EXPECT_TRUE(tessera_test::has_substr(problems[1].label, "DCS lattice 256x256x64"));
+  EXPECT_TRUE(tessera_test::has_substr(problems[2].label, "water 100000 atoms"));
+  EXPECT_TRUE(tessera_test::has_substr(problems[3].label, "water 1000000 atoms"));
   o.headline = true;
   EXPECT_EQ(find_pattern("cutoff")->bench_problems(o).size(), 2u);
 }

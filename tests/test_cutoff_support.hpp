@@ -93,14 +93,14 @@ inline std::vector<CutoffCase> small_cases() {
   return c;
 }
 
-// |got - ref| <= 2^-24 (16 + 4 sqrt(k)) sum|terms| at every point (exactly 0
-// where no atom is within c): the float direct sum's accuracy.
+// |got - ref| <= ref.tolerance(p) at every point (the float sum's rounding
+// plus each pair's cancellation near c; exactly 0 where no atom is near).
 inline ::testing::AssertionResult within_float_sum(const std::vector<float>& got,
                                                    const tessera::cutoff_impl::cpu::Reference& ref) {
   if (got.size() != ref.potential.size()) return ::testing::AssertionFailure() << "size " << got.size();
   for (std::size_t p = 0; p < got.size(); ++p) {
     const double err = std::fabs(double(got[p]) - ref.potential[p]);
-    const double tol = 0x1p-24 * (16 + 4 * std::sqrt(double(ref.near[p]))) * ref.abs_sum[p];
+    const double tol = ref.tolerance(p);
     if (!(err <= tol))
       return ::testing::AssertionFailure() << "point " << p << ": got " << got[p] << ", reference " << ref.potential[p]
                                            << " (tolerance " << tol << ", " << ref.near[p] << " atoms within c)";

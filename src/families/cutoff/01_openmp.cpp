@@ -13,7 +13,7 @@ void run_openmp(const CutoffCall& call) {
   for (long long r = 0; r < rows; ++r) {
     const std::size_t j = std::size_t(r) % s.lattice.ny, k = std::size_t(r) / s.lattice.ny;
     float* out = call.potential + s.lattice.nx * std::size_t(r);
-    row_sums(cells, s, j, k, [&](std::size_t i, double v, double, double) { out[i] = float(v); });
+    row_sums(cells, s, j, k, [&](std::size_t i, const PointSums& p) { out[i] = float(p.value); });
   }
 }
 

@@ -3,7 +3,9 @@
 #if TESSERA_HAVE_CUDA
 #include <cuda_runtime_api.h>
 
+#include <chrono>
 #include <cstdint>
+#include <cstdio>
 
 #include "core/device_memory.hpp"
 #include "families/cutoff/api_common.hpp"
@@ -43,7 +45,11 @@ void cutoff_potential(const Atom* atoms, std::size_t n_atoms, const Lattice& lat
   const std::size_t variant_bytes = rounded(v.workspace_bytes(spec));
   api::AsyncScratch scratch(variant_bytes + gpu::VALIDATE_BYTES, o.workspace, o.stream, WHO);
   auto* base = static_cast<unsigned char*>(scratch.get());
+  const auto check_start = std::chrono::steady_clock::now();
   const long long bad = gpu::first_non_finite_atom(atoms, n_atoms, base + variant_bytes, o.stream);
+  if (gpu::phases_enabled())  // the check waits for the stream: host time is its cost
+    std::fprintf(stderr, "cutoff phases: atom check %.3f ms (host, incl. the stream's wait)\n",
+                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - check_start).count());
   if (bad >= 0) {
     Atom a{};
     TESSERA_CUDA(cudaMemcpy(&a, atoms + bad, sizeof(Atom), cudaMemcpyDeviceToHost));

@@ -88,23 +88,79 @@ void for_row(const Lattice& l, std::size_t j, std::size_t k, F&& f) {
   for (std::size_t i = 0; i < l.nx; ++i) f(i, lattice_coord(l.origin[0], l.spacing, i), y, z);
 }
 
-// out(i, V, sum |term|, pairs within c) for every point of row (j, k), in double.
+// How far a float evaluation of one pair's term can be from the double one,
+// beyond the rounding of the term's own products and of the sum (which the
+// check's 2^-24 (16 + 4 sqrt(k)) sum |terms| covers). To first order in
+// u = 2^-24, for an atom at distance r from a point, M the largest coordinate
+// magnitude of the two:
+//   dx = x_atom - x_point    each component off by e <= u (4 M + r) (the point
+//                            and the atom may be rebased, e.g. on a bin)
+//   r^2                      off by d2 <= 2 sqrt(3) r e + 3 u r^2
+//   s = 1 - r^2 / c^2        off by ds <= (d2 + 2 u r^2) / c^2 + u s
+//                            (absolute: near the cutoff s cancels, and its
+//                            relative error grows like 1 / s)
+//   t = q / r s^2            off by |q| / r (2 s ds + ds^2 + s^2 d2 / (2 r^2))
+// So the term's error scales with |q| / r * 2 s ds, not with the term itself.
+// An atom just past c in double may fall inside in float (and the reverse):
+// its float term is at most |q| / r ((d2 + 2 u c^2) / c^2)^2.
+struct PairRounding {
+  static constexpr double U = 0x1p-24;
+  static double coordinate_error(double m, double r) { return U * (4 * m + r); }
+  static double r2_error(double r, double e, double r2) { return 2 * 1.7320508075688772 * r * e + 3 * U * r2; }
+  // Bound for an atom within c.
+  static double inside(double q, double r2, double c2, double m) {
+    const double r = std::sqrt(r2), s = 1 - r2 / c2;
+    const double d2 = r2_error(r, coordinate_error(m, r), r2);
+    const double ds = (d2 + 2 * U * r2) / c2 + U * s;
+    return std::fabs(q) / r * (2 * s * ds + ds * ds + (r2 > 0 ? s * s * d2 / (2 * r2) : 0));
+  }
+  // Bound for an atom at or past c (0 when rounding cannot bring it inside).
+  static double shell(double q, double r2, double c2, double m) {
+    const double r = std::sqrt(r2);
+    const double d2 = r2_error(r, coordinate_error(m, r), r2);
+    if (r2 - c2 > d2 + 2 * U * r2) return 0;
+    const double s = (d2 + 2 * U * r2) / c2;
+    return std::fabs(q) / r * s * s;
+  }
+};
+
+inline double max_magnitude(const Atom& a, float x, float y, float z) {
+  return std::max({std::fabs(double(a.x)), std::fabs(double(a.y)), std::fabs(double(a.z)), std::fabs(double(x)),
+                   std::fabs(double(y)), std::fabs(double(z))});
+}
+
+// The sums at one point, in double.
+struct PointSums {
+  double value = 0;
+  double abs = 0;       // sum of |term|
+  double pairs = 0;     // atoms within c
+  double rounding = 0;  // sum of PairRounding bounds
+};
+
+// The sums at point (x, y, z), in double.
+inline PointSums point_sums(const CellList& cells, double c2, float x, float y, float z) {
+  PointSums p;
+  cells.for_near(x, y, z, [&](const Atom& a) {
+    const double dx = double(a.x) - x, dy = double(a.y) - y, dz = double(a.z) - z;
+    const double r2 = dx * dx + dy * dy + dz * dz;
+    if (!(r2 < c2)) {
+      p.rounding += PairRounding::shell(a.q, r2, c2, max_magnitude(a, x, y, z));
+      return;
+    }
+    const double t = smoothed_term_double(a.q, r2, c2);
+    p.value += t;
+    p.abs += std::fabs(t);
+    p.pairs += 1;
+    p.rounding += PairRounding::inside(a.q, r2, c2, max_magnitude(a, x, y, z));
+  });
+  return p;
+}
+
+// out(i, PointSums) for every point of row (j, k), in double.
 template <class Out>
 void row_sums(const CellList& cells, const CutoffSpec& spec, std::size_t j, std::size_t k, Out&& out) {
   const double c2 = double(spec.cutoff) * double(spec.cutoff);
-  for_row(spec.lattice, j, k, [&](std::size_t i, float x, float y, float z) {
-    double v = 0, abs = 0, pairs = 0;
-    cells.for_near(x, y, z, [&](const Atom& a) {
-      const double dx = double(a.x) - x, dy = double(a.y) - y, dz = double(a.z) - z;
-      const double r2 = dx * dx + dy * dy + dz * dz;
-      if (!(r2 < c2)) return;
-      const double t = smoothed_term_double(a.q, r2, c2);
-      v += t;
-      abs += std::fabs(t);
-      pairs += 1;
-    });
-    out(i, v, abs, pairs);
-  });
+  for_row(spec.lattice, j, k, [&](std::size_t i, float x, float y, float z) { out(i, point_sums(cells, c2, x, y, z)); });
 }
 
 }  // namespace tessera::cutoff_impl::cpu

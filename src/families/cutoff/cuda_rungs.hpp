@@ -1,4 +1,4 @@
-// The CUDA rungs of the cutoff ladder (steps 2-9); ladder.cpp lists them.
+// The CUDA rungs of the cutoff ladder (steps 2-10); ladder.cpp lists them.
 // Each provides
 //   run_X(call)        compute the potential on call.stream into call.potential
 //   workspace_X(spec)  the scratch bytes it needs in call.workspace
@@ -25,5 +25,7 @@ TESSERA_DECLARE_CUTOFF_RUNG(cylinder)          // 06_cylinder.cu
 TESSERA_DECLARE_CUTOFF_RUNG(gpu_binning)       // 07_gpu_binning.cu
 TESSERA_DECLARE_CUTOFF_RUNG(dynamic_bins)      // 08_dynamic_bins.cu
 TESSERA_DECLARE_CUTOFF_RUNG(sorted_cells)      // 09_sorted_cells.cu
+TESSERA_DECLARE_CUTOFF_RUNG(sorted_cells_lean8) // 10_sorted_cells_lean8.cu
+TESSERA_DECLARE_CUTOFF_RUNG(sorted_cells_lean) // 10_sorted_cells_lean.cu
 
 }  // namespace tessera::cutoff_impl

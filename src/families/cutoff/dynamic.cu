@@ -2,8 +2,11 @@
 #include <cuda_runtime.h>
 
 #include <climits>
+#include <cstdio>
+#include <cstdlib>
 
 #include "families/cutoff/dynamic.cuh"
+#include "families/cutoff/validate.cuh"
 #include "tessera/core/cuda_check.hpp"
 #include "tessera/scan.hpp"
 
@@ -82,6 +85,38 @@ void bin_dynamic(const CutoffCall& call, const DynamicBins& b) {
   if (n > 0)
     detail::launch("cutoff_scatter_cells_kernel", cutoff_scatter_cells_kernel, unsigned(detail::div_up(n, THREADS)),
                    THREADS, 0, call.stream, n, atoms, unsigned(n), b.cell, b.rank, b.starts, b.sorted);
+}
+
+bool phases_enabled() {
+  static const bool on = std::getenv("TESSERA_CUTOFF_PHASES") != nullptr;
+  return on;
+}
+
+bool Phases::enabled() { return phases_enabled(); }
+
+Phases::Phases(cudaStream_t stream) : stream_(stream), on_(enabled()) {
+  if (!on_) return;
+  for (auto& e : events_) TESSERA_CUDA(cudaEventCreate(&e));
+  TESSERA_CUDA(cudaEventRecord(events_[0], stream_));
+}
+
+Phases::~Phases() {
+  if (!on_) return;
+  for (auto& e : events_) (void)cudaEventDestroy(e);
+}
+
+void Phases::binned() {
+  if (on_) TESSERA_CUDA(cudaEventRecord(events_[1], stream_));
+}
+
+void Phases::summed(const char* kernel) {
+  if (!on_) return;
+  TESSERA_CUDA(cudaEventRecord(events_[2], stream_));
+  TESSERA_CUDA(cudaEventSynchronize(events_[2]));
+  float bin_ms = 0, sum_ms = 0;
+  TESSERA_CUDA(cudaEventElapsedTime(&bin_ms, events_[0], events_[1]));
+  TESSERA_CUDA(cudaEventElapsedTime(&sum_ms, events_[1], events_[2]));
+  std::fprintf(stderr, "cutoff phases: binning %.3f ms, sum %.3f ms (%s)\n", bin_ms, sum_ms, kernel);
 }
 
 }  // namespace tessera::cutoff_impl::gpu

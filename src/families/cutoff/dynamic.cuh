@@ -39,21 +39,41 @@ DynamicBins dynamic_bins_in(void* workspace, const CutoffSpec& spec, int x_split
 // Counts, scans and scatters the atoms into `b` on the stream.
 void bin_dynamic(const CutoffCall& call, const DynamicBins& b);
 
-template <int X_SPLIT>
-__global__ void __launch_bounds__(DYN_THREADS)
+// The lean pair term (step 10): no branch per point. s = max(1 - r^2 / c^2, 0)
+// is 0 past the cutoff, so the term adds exactly 0 there; the reciprocal
+// square root is the bare MUFU instruction (rsqrtf adds a test and two
+// rescaling multiplies for subnormal r^2, which no pair of distinct float
+// positions an atom apart reaches: ftz only changes r^2 < 1.2e-38 Å^2, an atom
+// on a point, which is +inf either way). 8 instructions a point instead of ~15
+// (FADD, FFMA r^2, FFMA s, FMNMX, FMUL s^2, MUFU.RSQ, FMUL q, FFMA acc).
+__device__ __forceinline__ float rsqrt_ftz(float x) {
+  float y;
+  asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+__device__ __forceinline__ float lean_term_add(float acc, float q, float r2, float inv_c2) {
+  const float s = fmaxf(fmaf(-r2, inv_c2, 1.f), 0.f);
+  return fmaf(q * rsqrt_ftz(r2), s * s, acc);
+}
+
+// POINTS lattice points per thread along z: 512 / POINTS threads per region.
+template <int X_SPLIT, bool LEAN = false, int POINTS = DYN_POINTS>
+__global__ void __launch_bounds__(REGION * REGION * REGION / POINTS)
     cutoff_dynamic_kernel(const float4* sorted, const unsigned* starts, BinGrid g, LatticeView L, float* potential) {
-  __shared__ float4 tile[DYN_THREADS];
+  constexpr int THREADS = REGION * REGION * REGION / POINTS;
+  __shared__ float4 tile[THREADS];
   const int t = threadIdx.x;
   const int tx = t % REGION, ty = (t / REGION) % REGION, tz = t / (REGION * REGION);
   const int i = blockIdx.x * REGION + tx, j = blockIdx.y * REGION + ty;
-  const int k0 = blockIdx.z * REGION + tz * DYN_POINTS;
+  const int k0 = blockIdx.z * REGION + tz * POINTS;
   const float x = L.coord(0, i), y = L.coord(1, j);
-  float z[DYN_POINTS], acc[DYN_POINTS];
+  float z[POINTS], acc[POINTS];
 #pragma unroll
-  for (int m = 0; m < DYN_POINTS; ++m) {
+  for (int m = 0; m < POINTS; ++m) {
     z[m] = L.coord(2, k0 + m);
     acc[m] = 0.f;
   }
+  const float c2 = L.c2, inv_c2 = L.inv_c2;  // in registers, not reloaded per point
   const int home_x = (blockIdx.x + g.halo) * X_SPLIT, home_y = blockIdx.y + g.halo, home_z = blockIdx.z + g.halo;
   for (int dz = -g.halo; dz <= g.halo; ++dz)
     for (int dy = -g.halo; dy <= g.halo; ++dy) {
@@ -62,39 +82,67 @@ __global__ void __launch_bounds__(DYN_THREADS)
       const int xlo = max(home_x + r.lo, 0), xhi = min(home_x + r.hi, g.dims[0] - 1);
       const std::size_t row = (std::size_t(home_z + dz) * g.dims[1] + (home_y + dy)) * g.dims[0];
       const unsigned begin = starts[row + xlo], end = starts[row + xhi + 1];
-      for (unsigned base = begin; base < end; base += DYN_THREADS) {
+      for (unsigned base = begin; base < end; base += THREADS) {
         __syncthreads();  // the previous tile is no longer read
         if (base + t < end) tile[t] = sorted[base + t];
         __syncthreads();
-        const int m_atoms = int(min(unsigned(DYN_THREADS), end - base));
+        const int m_atoms = int(min(unsigned(THREADS), end - base));
         for (int a = 0; a < m_atoms; ++a) {
           const float4 at = tile[a];
           const float dx = at.x - x, dy2 = at.y - y;
           const float dxy2 = dx * dx + dy2 * dy2;
-          if (!(dxy2 < L.c2)) continue;  // outside the cylinder of the thread's points
+          if (!(dxy2 < c2)) continue;  // outside the cylinder of the thread's points
 #pragma unroll
-          for (int m = 0; m < DYN_POINTS; ++m) {
+          for (int m = 0; m < POINTS; ++m) {
             const float dzm = at.z - z[m];
             const float r2 = dxy2 + dzm * dzm;
-            if (r2 < L.c2) acc[m] += smoothed_term(at.w, r2, L.inv_c2);
+            if constexpr (LEAN)
+              acc[m] = lean_term_add(acc[m], at.w, r2, inv_c2);
+            else if (r2 < c2)
+              acc[m] += smoothed_term(at.w, r2, inv_c2);
           }
         }
       }
     }
   if (i >= L.n[0] || j >= L.n[1]) return;
 #pragma unroll
-  for (int m = 0; m < DYN_POINTS; ++m)
+  for (int m = 0; m < POINTS; ++m)
     if (k0 + m < L.n[2]) potential[L.index(i, j, k0 + m)] = acc[m];
 }
 
-template <int X_SPLIT>
+// Where a call's time goes, when the environment sets TESSERA_CUTOFF_PHASES:
+// events around the binning (memset, count, scan, scatter) and the sum kernel,
+// printed to stderr once the sum is done (the call then waits for its
+// stream: not under graph capture). Off by default: nothing is recorded and
+// nothing waits.
+class Phases {
+ public:
+  explicit Phases(cudaStream_t stream);
+  ~Phases();
+  Phases(const Phases&) = delete;
+  Phases& operator=(const Phases&) = delete;
+  void binned();
+  void summed(const char* kernel);
+  static bool enabled();
+
+ private:
+  cudaStream_t stream_;
+  cudaEvent_t events_[3] = {};
+  bool on_ = false;
+};
+
+template <int X_SPLIT, bool LEAN = false, int POINTS = DYN_POINTS>
 void run_dynamic(const char* name, const CutoffCall& call) {
+  static_assert(REGION % POINTS == 0, "a thread's points stay in its region");
+  Phases phases(call.stream);
   const DynamicBins b = dynamic_bins_in(call.workspace, call.spec, X_SPLIT);
   bin_dynamic(call, b);
+  phases.binned();
   const BinGrid& g = b.grid;
   const dim3 grid(unsigned(g.regions[0]), unsigned(g.regions[1]), unsigned(g.regions[2]));
-  detail::launch(name, cutoff_dynamic_kernel<X_SPLIT>, grid, DYN_THREADS, 0, call.stream, call.spec.lattice.points(),
+  detail::launch(name, cutoff_dynamic_kernel<X_SPLIT, LEAN, POINTS>, grid, REGION * REGION * REGION / POINTS, 0, call.stream, call.spec.lattice.points(),
                  b.sorted, b.starts, g, view_of(call.spec), call.potential);
+  phases.summed(name);
 }
 
 }  // namespace tessera::cutoff_impl::gpu

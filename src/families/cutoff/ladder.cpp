@@ -34,7 +34,9 @@ const CutoffVariant TABLE[] = {
     {{"cutoff", "cylinder", 6, CUDA, TAUGHT, "dx^2 + dy^2 shared by a thread's 4 points: atoms outside the cylinder skip the 4 tests (seed 000 Cutoff: ILP, cylinder test)", true}, TESSERA_RUNG(cylinder)},
     {{"cutoff", "gpu_binning", 7, CUDA, TAUGHT, "bins built on the GPU with atomics, counter read before the atomic, overflow list on the GPU: no host round trip (seed 000 Cutoff: parallel binning)", false}, TESSERA_RUNG(gpu_binning)},
     {{"cutoff", "dynamic_bins", 8, CUDA, TAUGHT, "count, tessera::exclusive_scan over the bin counts, scatter: no capacity, no empty slots, no overflow; one run of atoms per bin row (seed 000 Cutoff: dynamic binning)", false}, TESSERA_RUNG(dynamic_bins)},
-    {{"cutoff", "sorted_cells", 9, CUDA, PRODUCT, "tessera: atoms sorted by cells a quarter bin wide along x, so each row's run follows the cutoff sphere (2.54x the sphere's atoms staged instead of 2.8x); the API's pick", false}, TESSERA_RUNG(sorted_cells)},
+    {{"cutoff", "sorted_cells", 9, CUDA, PRODUCT, "tessera: atoms sorted by cells a quarter bin wide along x, so each row's run follows the cutoff sphere (2.54x the sphere's atoms staged instead of 2.8x)", false}, TESSERA_RUNG(sorted_cells)},
+    {{"cutoff", "sorted_cells_lean8", 10, CUDA, PRODUCT, "tessera: step 10's lean term with 8 points per thread (a region's z column, 64 threads): the z-independent work per atom (read, dx, dy, cylinder test) spread over 8 points", false}, TESSERA_RUNG(sorted_cells_lean8)},
+    {{"cutoff", "sorted_cells_lean", 10, CUDA, PRODUCT, "tessera: step 9 with a branchless pair term (s = max(1 - r^2/c^2, 0)), constants in registers and the bare MUFU rsqrt: ~42 instead of ~69 issue slots per atom in the cylinder; the API's pick", false}, TESSERA_RUNG(sorted_cells_lean)},
 #endif
 };
 

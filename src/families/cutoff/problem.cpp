@@ -2,11 +2,20 @@
 // uniform and clustered charges), the double cell-list reference with each
 // point's sum of |terms|, the check, and the cost model.
 //
-// Check: at every point |got - ref| <= 2^-24 (16 + 4 sqrt(k)) sum|terms|, k
-// the pairs within c of the point (the float direct sum's rounding over k
-// terms, the harness's sum tolerance); max_rel_err is the largest
-// |got - ref| / sum|terms|. Points with no atom within c must be exactly 0.
-// Cost: the pairs within the cutoff (counted by the reference), one MUFU
+// Check: at every point |got - ref| <= 2^-24 (16 + 4 sqrt(k)) sum|terms| +
+// 2 sum of the pairs' rounding bounds, k the pairs within c of the point (the
+// float sum's rounding over k terms, plus the cancellation in 1 - r^2 / c^2
+// near the cutoff: cell_list.hpp's PairRounding); max_rel_err is the largest
+// |got - ref| / sum|terms|. Points no atom can reach must be exactly 0.
+// Lattices past SAMPLE_PAST_POINTS points are checked at a sample: the
+// corners and CHECK_SAMPLE seeded random points, each against the double
+// cell-list sum there (the whole reference would take tens of seconds); the
+// CPU rungs, as slow as that reference, are left out there (OpenMP stays
+// up to 2e9 pairs), and so is the
+// direct sum past DIRECT_MAX_EVALUATIONS atom-point evaluations (~0.2 s a run
+// on an H100 at 4e11: each row runs it 8 times or more).
+// Cost: the pairs within the cutoff (counted by the reference, or estimated
+// from the sample's mean), one MUFU
 // reciprocal square root each (Bound::special), ~10 FP32 operations each.
 #include <fmt/format.h>
 
@@ -15,6 +24,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <random>
 #include <vector>
 
 #include "families/cutoff/contract.hpp"
@@ -55,6 +65,30 @@ Lattice lattice_at(float ox, float oy, float oz, float spacing, std::size_t nx, 
   return l;
 }
 
+constexpr std::size_t SAMPLE_PAST_POINTS = std::size_t(1) << 20;
+constexpr std::size_t CHECK_SAMPLE = 4096;
+constexpr double DIRECT_MAX_EVALUATIONS = 5e11;
+
+// The points the check compares: all of them, or the 8 corners and
+// CHECK_SAMPLE seeded random points (sorted, distinct).
+std::vector<std::size_t> checked_points(const Lattice& l, std::uint64_t seed) {
+  const std::size_t n = l.points();
+  std::vector<std::size_t> pts;
+  if (n <= SAMPLE_PAST_POINTS) {
+    pts.resize(n);
+    for (std::size_t p = 0; p < n; ++p) pts[p] = p;
+    return pts;
+  }
+  for (std::size_t k : {std::size_t(0), l.nz - 1})
+    for (std::size_t j : {std::size_t(0), l.ny - 1})
+      for (std::size_t i : {std::size_t(0), l.nx - 1}) pts.push_back(i + l.nx * (j + l.ny * k));
+  std::mt19937_64 rng(seed ^ 0xc0ff5eedULL);
+  for (std::size_t q = 0; q < CHECK_SAMPLE; ++q) pts.push_back(rng() % n);
+  std::sort(pts.begin(), pts.end());
+  pts.erase(std::unique(pts.begin(), pts.end()), pts.end());
+  return pts;
+}
+
 constexpr float BENCH_CUTOFF = 12.f;
 constexpr float BENCH_SPACING = 0.5f;
 // Lattices larger than this per side are cut to it, centred in the box.
@@ -72,6 +106,17 @@ Scenario water_cube(std::size_t n, float cutoff = BENCH_CUTOFF) {
                       pts < full ? " at the centre" : "", cutoff),
           n, lattice_at(o, o, o, BENCH_SPACING, pts, pts, pts), cutoff,
           [=](std::uint64_t seed) { return cutoff_impl::water_box(n, box, seed); }};
+}
+
+Scenario uniform(std::string label, std::size_t n, Lattice l, float cutoff, float margin);
+
+// The direct sum's bench itself (coulomb: 100,000 atoms uniform in the box of
+// the 256 x 256 x 64 lattice at 0.5 Å plus one spacing, 0.19 atoms/Å^3, about
+// twice water's), with c = 12 Å: its row reads against the coulomb bench's
+// API pick directly (the cutoff target: 20x its time).
+Scenario dcs_bench() {
+  return uniform("uniform 100000 atoms, the direct sum's bench (256x256x64 at 0.5, box 128x128x32 Å), c 12", 100000,
+                 lattice_at(0, 0, 0, BENCH_SPACING, 256, 256, 64), BENCH_CUTOFF, BENCH_SPACING);
 }
 
 // The direct sum's bench lattice (256 x 256 x 64 at 0.5 Å) in 100,000 atoms
@@ -156,7 +201,11 @@ class CutoffProblem final : public Problem {
       : spec_{sc.n_atoms, sc.lattice, sc.cutoff}, gpu_(gpu), atoms_(sc.atoms(seed)) {
     spec_.n_atoms = atoms_.size();
     desc_ = {"cutoff", sc.label, "float", "", "", "water", {sc.lattice.nx, sc.lattice.ny, sc.lattice.nz}};
-    ref_ = cutoff_impl::cpu::reference_potential(spec_, atoms_.data());
+    sample_ = checked_points(spec_.lattice, seed);
+    sampled_ = sample_.size() < spec_.lattice.points();
+    ref_ = sampled_ ? cutoff_impl::cpu::reference_at_points(spec_, atoms_.data(), sample_)
+                    : cutoff_impl::cpu::reference_potential(spec_, atoms_.data());
+    pairs_ = sampled_ ? ref_.pairs / double(sample_.size()) * double(spec_.lattice.points()) : ref_.pairs;
 #if TESSERA_HAVE_CUDA
     if (gpu_) {
       dev_atoms_ = DeviceBytes(std::max<std::size_t>(1, atoms_.size()) * sizeof(Atom), "cutoff atoms");
@@ -169,16 +218,19 @@ class CutoffProblem final : public Problem {
   Cost cost() const override {
     Cost c;
     c.bytes = double(spec_.n_atoms) * sizeof(Atom) + double(spec_.lattice.points()) * sizeof(float);
-    c.flops = 10.0 * ref_.pairs;
+    c.flops = 10.0 * pairs_;
     c.bound = Bound::special;
-    c.special_ops = ref_.pairs;
+    c.special_ops = pairs_;
     return c;
   }
   bool supports(const VariantInfo& v) const override {
     const CutoffVariant* cv = cutoff_impl::variants_ladder().find(v.name);
     if (cv == nullptr || !(v.backend == Backend::cpu || gpu_) || !cv->supports(spec_)) return false;
-    // The serial reference past ~2e9 pairs takes tens of seconds.
-    return !(v.name == "cpu_reference" && ref_.pairs > 2e9);
+    if (v.name == "direct_smoothed" && direct_evaluations() > DIRECT_MAX_EVALUATIONS) return false;
+    // The CPU rungs cost what the whole reference does: the serial one not
+    // where that is sampled, the OpenMP one not past 2e9 pairs.
+    if (v.name == "cpu_reference") return !sampled_;
+    return !(v.backend == Backend::cpu && pairs_ > 2e9);
   }
   std::string api_pick(bool gpu) const override { return std::string(cutoff_impl::policy::pick(gpu)); }
   std::unique_ptr<Instance> bind(const VariantInfo& v) override {
@@ -186,6 +238,7 @@ class CutoffProblem final : public Problem {
   }
 
   const CutoffSpec& spec() const { return spec_; }
+  double direct_evaluations() const { return double(spec_.n_atoms) * double(spec_.lattice.points()); }
   const Atom* host_atoms() const { return atoms_.data(); }
 #if TESSERA_HAVE_CUDA
   const Atom* device_atoms() const { return static_cast<const Atom*>(dev_atoms_.data()); }
@@ -195,21 +248,26 @@ class CutoffProblem final : public Problem {
     CheckResult r;
     r.ok = true;
     const std::size_t points = spec_.lattice.points();
-    for (std::size_t p = 0; p < points; ++p) {
-      const double err = std::fabs(double(got[p]) - ref_.potential[p]);
-      const double scale = ref_.abs_sum[p];
-      const double tol = 0x1p-24 * (16 + 4 * std::sqrt(double(ref_.near[p]))) * scale;
+    for (std::size_t q = 0; q < sample_.size(); ++q) {
+      const std::size_t p = sample_[q];
+      const double err = std::fabs(double(got[p]) - ref_.potential[q]);
+      const double scale = ref_.abs_sum[q];
+      const double tol = ref_.tolerance(q);
       const double rel = scale > 0 ? err / scale : (err == 0 ? 0 : std::numeric_limits<double>::infinity());
       if (!(rel <= r.max_rel_err)) r.max_rel_err = std::isnan(rel) ? std::numeric_limits<double>::infinity() : rel;
       if (!(err <= tol) && r.ok) {
         const std::size_t nx = spec_.lattice.nx, ny = spec_.lattice.ny;
         r.ok = false;
         r.detail = fmt::format("point ({}, {}, {}): got {}, reference {} (sum |terms| {}, {} atoms within c)", p % nx,
-                               (p / nx) % ny, p / (nx * ny), got[p], ref_.potential[p], scale, ref_.near[p]);
+                               (p / nx) % ny, p / (nx * ny), got[p], ref_.potential[q], scale, ref_.near[q]);
       }
     }
-    r.note = fmt::format("{:.3g} pairs within c ({:.0f} per point); error relative to each point's sum |terms|",
-                         ref_.pairs, ref_.pairs / double(std::max<std::size_t>(1, points)));
+    r.note = fmt::format("{:.3g} pairs within c ({:.0f} per point{}); error relative to each point's sum |terms|", pairs_,
+                         pairs_ / double(std::max<std::size_t>(1, points)), sampled_ ? ", estimated" : "");
+    if (sampled_)
+      r.note += fmt::format("; checked at {} sampled points (8 corners + seeded random) of {}{}{}",
+                            sample_.size(), points, pairs_ > 2e9 ? ", CPU rungs left out (> 2e9 pairs)" : "",
+                            direct_evaluations() > DIRECT_MAX_EVALUATIONS ? ", direct_smoothed left out (> 5e11 atom-point evaluations)" : "");
     return r;
   }
 
@@ -218,7 +276,10 @@ class CutoffProblem final : public Problem {
   bool gpu_;
   ProblemDesc desc_;
   std::vector<Atom> atoms_;
-  cutoff_impl::cpu::Reference ref_;
+  std::vector<std::size_t> sample_;  // the checked points (all, or a sample)
+  bool sampled_ = false;
+  cutoff_impl::cpu::Reference ref_;  // at sample_
+  double pairs_ = 0;                 // within c, over the whole lattice
 #if TESSERA_HAVE_CUDA
   DeviceBytes dev_atoms_;
 #endif
@@ -295,8 +356,11 @@ class CutoffPattern final : public Pattern {
       out.push_back(factory(water_cube(5000), o.seed, o.gpu));
       return out;
     }
-    out.push_back(factory(water_dcs_lattice(), o.seed, o.gpu));
-    if (!o.headline) out.push_back(factory(water_cube(100000), o.seed, o.gpu));
+    out.push_back(factory(dcs_bench(), o.seed, o.gpu));
+    if (!o.headline) {
+      out.push_back(factory(water_dcs_lattice(), o.seed, o.gpu));
+      out.push_back(factory(water_cube(100000), o.seed, o.gpu));
+    }
     out.push_back(factory(water_cube(1000000), o.seed, o.gpu));
     return out;
   }
@@ -312,7 +376,8 @@ class CutoffPattern final : public Pattern {
     return {s.label, [=] { return std::make_unique<CutoffProblem>(s, seed, gpu); },
             {.host_bytes = 2 * atoms + points * (8 + 8 + 4 + 4 + 4),
              .device_bytes = gpu ? 6 * atoms + points * 4 + 64e6 : 0,
-             .host_flops = points * near * 20}};
+             .host_flops = std::min(points, double(points > double(SAMPLE_PAST_POINTS) ? CHECK_SAMPLE + 8 : points)) *
+                           near * 20}};
   }
 };
 

@@ -17,4 +17,8 @@ inline constexpr std::size_t VALIDATE_BYTES = 256;
 // stream (the answer is needed on the host before anything is written).
 long long first_non_finite_atom(const Atom* d_atoms, std::size_t n, void* d_scratch, cudaStream_t stream);
 
+// Whether TESSERA_CUTOFF_PHASES is set: the API and the dynamic rungs then
+// print where a call's time goes (dynamic.cuh's Phases).
+bool phases_enabled();
+
 }  // namespace tessera::cutoff_impl::gpu
