@@ -201,11 +201,13 @@ TEST_F(ConvGpu, FftAgreesWithDirectAtSeveralLengths) {
 
 TEST_F(ConvGpu, DefaultVariantsFollowThePolicy) {
   EXPECT_EQ(conv1d_default_variant(std::size_t(1) << 26, 1025), "fft_overlap_save");
-  EXPECT_EQ(conv1d_default_variant(std::size_t(1) << 26, 7), "tiled_output_blocks");
+  EXPECT_EQ(conv1d_default_variant(std::size_t(1) << 26, 7), "register_blocked");
   EXPECT_EQ(conv1d_default_variant(std::size_t(1) << 26, 33), "register_blocked");
   const auto sep = outer(random_floats(9, 1), random_floats(9, 2));
   const auto rnd = random_floats(81, 3);
-  EXPECT_EQ(conv2d_default_variant(8192, 8192, sep.data(), 9, 9), "separable");
+  EXPECT_EQ(conv2d_default_variant(8192, 8192, sep.data(), 9, 9), "register_blocked_wide");
+  const auto sep15 = outer(random_floats(15, 5), random_floats(15, 6));
+  EXPECT_EQ(conv2d_default_variant(8192, 8192, sep15.data(), 15, 15), "separable");
   EXPECT_EQ(conv2d_default_variant(8192, 8192, rnd.data(), 9, 9), "register_blocked_wide");
   EXPECT_EQ(conv2d_default_variant(8192, 8192, sep.data(), 9, 9, {.separable_tolerance = -1}), "register_blocked_wide");
   EXPECT_EQ(conv2d_default_variant(8192, 8192, random_floats(77, 4).data(), 11, 7), "register_blocked");

@@ -138,7 +138,7 @@ TEST_F(CutoffGpu, PublicApiDefaultPickAndWorkspace) {
   const auto c = tessera_test::small_cases()[7];  // water
   const auto ref = cutoff_impl::cpu::reference_potential({c.atoms.size(), c.lattice, c.cutoff}, c.atoms.data());
   auto d = upload(c);
-  EXPECT_EQ(cutoff_default_variant(c.atoms.size(), c.lattice, c.cutoff), "sorted_cells_lean");
+  EXPECT_EQ(cutoff_default_variant(c.atoms.size(), c.lattice, c.cutoff), "sorted_cells_lean8");
   d.potential.fill_bytes(0xFF, stream());
   cutoff_potential(d.atoms.data(), c.atoms.size(), c.lattice, c.cutoff, d.potential.data(), {.stream = stream()});
   EXPECT_TRUE(tessera_test::within_float_sum(download(d), ref));

@@ -117,6 +117,8 @@ TEST(MovingAverageTable, LadderContract) {
     }
   EXPECT_EQ(moving_average_impl::policy::pick(true, 3, true), "shared_window");
   EXPECT_EQ(moving_average_impl::policy::pick(true, 1001, true), "running_sum_tiled");
+  EXPECT_EQ(moving_average_impl::policy::pick(true, 15, true), "shared_window");     // measured 0.759 vs 0.818 ms
+  EXPECT_EQ(moving_average_impl::policy::pick(true, 47, true), "running_sum_tiled");  // measured 0.819 vs 1.047 ms
   EXPECT_EQ(moving_average_impl::policy::pick(true, 1001, false), "shared_window");
   EXPECT_EQ(moving_average_impl::policy::pick(true, 20001, false), "");
 }

@@ -151,8 +151,8 @@ INSTANTIATE_TEST_SUITE_P(Rungs, MriqGpu, ::testing::ValuesIn(cuda_variants()),
 
 class MriqGpuApi : public tessera_test::GpuFixture<::testing::Test> {};
 
-TEST_F(MriqGpuApi, DefaultIsGlobalAosWithinTolerance) {
-  EXPECT_EQ(tessera::mri_q_default_variant(262144, 262144), "global_aos");
+TEST_F(MriqGpuApi, DefaultIsTheSplitWithinTolerance) {
+  EXPECT_EQ(tessera::mri_q_default_variant(262144, 262144), "mufu_fma_split");
   const Inputs in = mriq_test::random_inputs(4096 + 3, 2000, 12, 32.0f);
   DeviceInputs d(in);
   DeviceBuffer<float> qr(2000), qi(2000);

@@ -7,10 +7,9 @@
 // 2026-11-28, bench-convnet.txt): shared_tiled won the three LeNet layers of
 // at most 2^24 flops; implicit_gemm the other batch-1 layers and AlexNet
 // conv1/conv3 and LeNet conv2 at batch 64 among tessera's rungs;
-// winograd_f2x3 won the two ResNet-50 3x3 layers at batch 64 (64->64 at 56^2
-// and 512->512 at 7^2) and lost AlexNet conv3 at batch 64 (256->384 at 13^2),
-// which the round-1 rule sent to it. The rules below follow those rows; a shape
-// class the bench did not cover is "to be measured".
+// winograd_fused (round 2) won the three 3x3 layers at batch 64 among
+// tessera's rungs (docs/results/convnet-h100-2026-11-28.json). The rules below
+// follow those rows; a shape class the bench did not cover is "to be measured".
 #pragma once
 
 #include <string_view>
@@ -29,14 +28,13 @@ struct Rule {
 };
 
 inline bool every_shape(const ConvSpec&) { return true; }
-// Square 3x3 stride-1 layers (c == m, the ResNet blocks) over at least 1024
-// 2x2 output tiles (n * ceil(ho/2) * ceil(wo/2)): each of winograd_f2x3's 16
-// GEMMs is then large enough that its 2.25x fewer multiply-adds pay for the
-// transforms. At batch 1 (784 and 16 tiles for the two ResNet layers) and on
-// AlexNet conv3 (c 256 != m 384) implicit_gemm measured faster.
-inline bool square_3x3_many_tiles(const ConvSpec& s) {
+// 3x3 stride-1 layers over at least 1024 2x2 output tiles (n * ceil(ho/2) *
+// ceil(wo/2)): winograd_fused's 2.25x fewer multiply-adds pay for its
+// transforms there (measured on all three such bench layers); at batch 1 (784,
+// 49 and 16 tiles) implicit_gemm measured faster or within 12 %.
+inline bool winograd_3x3_many_tiles(const ConvSpec& s) {
   const std::size_t tiles = s.n * ((s.ho + 1) / 2) * ((s.wo + 1) / 2);
-  return s.k == 3 && s.stride == 1 && s.c == s.m && tiles >= 1024;
+  return s.k == 3 && s.stride == 1 && tiles >= 1024;
 }
 
 // Layers of at most 2^24 flops (LeNet-5 conv1 at batch 64 and 1, conv2 at
@@ -52,10 +50,11 @@ inline constexpr Rule GPU_RULES[] = {
      "LeNet-5 conv1 n1: 0.0030 ms, 1.44x cuDNN (implicit_gemm 0.0071 ms, 0.61x); conv2 n1: 0.0116 ms, 1.34x "
      "(implicit_gemm 1.07x); conv1 n64: 0.0078 ms, 1.00x (implicit_gemm 0.94x)",
      "bench-convnet.txt, 2026-11-28 (round 1)"},
-    {"winograd_f2x3", "k = 3, stride 1, c == m, n * 2x2 tiles >= 1024", square_3x3_many_tiles, "H100",
-     "ResNet-50 3x3 64->64 56^2 n64: 0.508 ms, 47.6 % of FP32, 0.50x cuDNN (implicit_gemm 0.574 ms); "
-     "512->512 7^2 n64: 0.536 ms, 45.1 %, 0.37x cuDNN (implicit_gemm 0.652 ms)",
-     "bench-convnet.txt, 2026-11-28 (round 1)"},
+    {"winograd_fused", "k = 3, stride 1, n * 2x2 tiles >= 1024", winograd_3x3_many_tiles, "H100",
+     "ResNet-50 3x3 64->64 56^2 n64: 0.346 ms, 0.76x cuDNN (winograd_f2x3 0.506, implicit_gemm 0.574); "
+     "512->512 7^2 n64: 0.385 ms, 0.52x (winograd_f2x3 0.534); AlexNet conv3 n64: 0.432 ms, 0.58x "
+     "(implicit_gemm 0.599)",
+     "docs/results/convnet-h100-2026-11-28.json"},
     {"implicit_gemm", "every other shape", every_shape, "H100",
      "AlexNet conv1 n1 1.11x cuDNN, conv3 n1 1.85x, ResNet 64->64 n1 1.47x, 512->512 n1 2.08x, AlexNet conv1 "
      "n64 1.05x, conv3 n64 0.42x (0.598 ms vs winograd_f2x3 0.668 ms), LeNet conv2 n64 0.64x; other shapes to be "

@@ -52,13 +52,12 @@ std::string pick(const ConvSpec& s, bool one_d, bool gpu) {
   };
   if (one_d) {
     if (s.mask_w >= policy::FFT_MIN_TAPS && fits("fft_overlap_save")) return "fft_overlap_save";
-    if (s.mask_w <= policy::SHORT_1D_TAPS && fits("tiled_output_blocks")) return "tiled_output_blocks";
     if (fits("register_blocked")) return "register_blocked";
     if (fits("fft_overlap_save")) return "fft_overlap_save";
     return "basic";
   }
-  if (fits("separable")) return "separable";
   if (fits("register_blocked_wide")) return "register_blocked_wide";
+  if (fits("separable")) return "separable";
   if (fits("register_blocked")) return "register_blocked";
   return "basic";
 }

@@ -17,6 +17,7 @@
 #include <cufft.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <mutex>
@@ -176,7 +177,15 @@ void run(const ConvCall& call, const OverlapSave& os) {
   std::lock_guard lock(plans_mutex);
   const Plans& batch = plans_locked(os.nfft, os.blocks, os);
   const Plans& single = plans_locked(os.nfft, 1, os);
-  const WindowPlan* windows = os.direct > 0 && window_plan_locked(os).ok ? &window_plan_locked(os) : nullptr;
+  // cuFFT's R2C reads its real input as pairs: every window must start
+  // 8-byte aligned (an even window step, an even first offset, an aligned
+  // signal), else it fails at execution (cufftResult 4, seen on the H100 with
+  // 7 taps); those blockings take the gather path.
+  const std::int64_t first_offset = std::int64_t(os.direct_first) * std::int64_t(os.valid) - std::int64_t(s.rx());
+  const bool pairs_aligned = os.valid % 2 == 0 && first_offset % 2 == 0 &&
+                             reinterpret_cast<std::uintptr_t>(call.in) % 8 == 0;
+  const WindowPlan* windows =
+      os.direct > 0 && pairs_aligned && window_plan_locked(os).ok ? &window_plan_locked(os) : nullptr;
   const Layout l = layout_of(os, std::max({batch.work_bytes, single.work_bytes,
                                            windows != nullptr ? windows->work_bytes : std::size_t(0)}));
   auto* base = static_cast<unsigned char*>(call.workspace);

@@ -57,7 +57,7 @@ inline constexpr Split SPLIT_SHARED_ROWS{8, 2, 3, 3, false, true};
 // The shared-rows kernel with the FMA-pipe rsqrt in one series step
 // (common.cuh, fma_rsqrt_series: 9 instructions like 2 Newton steps, 4.4e-7
 // per term like nearly 3): 4 of 16 fit before issue binds. Predicted, not
-// measured: ~112 % of the MUFU ceiling on the H100. The API's pick.
+// measured: ~112 % of the MUFU ceiling on the H100; measured 94.3 %.
 inline constexpr Split SPLIT_SERIES{8, 2, 4, coulomb_impl::SERIES_STEP, false, true};
 
 struct Rule {
@@ -67,17 +67,18 @@ struct Rule {
   std::string_view measured;
 };
 
-// The pick is the best row, measured or predicted, among those whose error
-// bound meets the target (1e-6 of sum |q|/r even when every term of a point
-// comes from the FMA pipe with charges of one sign): 3 Newton steps (1.3e-7
-// per term) or the series step (4.4e-7). Measured on the H100 (bench-coulomb
-// 2026-11-28): mufu_only 86.5 %, mufu_fma_split 96.1 %,
-// mufu_fma_split_newton2 98.6 % (4.7e-6 per term: over the target for
-// same-sign charges). Predicted, not measured (docs/coulomb.md, "Cost
-// model"): mufu_fma_split_shared_rows ~106 %, mufu_fma_split_series ~112 %.
+// The pick is the fastest measured row whose error bound meets the target
+// (1e-6 of sum |q|/r even when every term of a point comes from the FMA pipe
+// with charges of one sign): 3 Newton steps (1.3e-7 per term) or the series
+// step (4.4e-7). Measured on the H100 (docs/results/coulomb-h100-2026-11-28.json,
+// 100,000 atoms on 256x256x64): mufu_only 87.2 %, mufu_fma_split 96.2 %,
+// mufu_fma_split_series 94.3 %, mufu_fma_split_shared_rows 92.2 %;
+// mufu_fma_split_newton2 98.7 % is faster but its 4.7e-6 per term misses the
+// target for same-sign charges.
 inline constexpr Rule GPU_RULES[] = {
-    {"mufu_fma_split_series", "any lattice, any atom count", "-",
-     "predicted ~112 % of the MUFU ceiling (not yet measured); best measured: mufu_fma_split 96.1 % on the H100"},
+    {"mufu_fma_split", "any lattice, any atom count", "H100 80GB HBM3",
+     "96.2 % of the MUFU ceiling (104.7 ms); series 94.3 %, shared rows 92.2 % (predicted 112 / 106: the model "
+     "missed, docs/coulomb.md)"},
 };
 inline constexpr Rule CPU_RULES[] = {
     {"cpu_openmp", "any lattice, any atom count", "-", "the only parallel CPU rung"},

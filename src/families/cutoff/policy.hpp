@@ -14,13 +14,14 @@ struct Rule {
   std::string_view source;
 };
 
-// Not yet measured on a GPU (round 1's bench did not finish): the pick is the
-// ladder's last rung, the fewest atoms staged per pair kept (step 9's cells)
-// and the fewest instructions per pair (sm_90 SASS: ~42 issue slots per atom
-// in the cylinder against step 9's ~69); the bench will confirm or replace it.
+// Measured on the H100 (docs/results/cutoff-h100-2026-11-28.json): on every
+// bench problem sorted_cells_lean8 (8 points a thread) was the fastest row:
+// 3.35 ms on the direct sum's 100,000-atom 256x256x64 lattice (31x the direct
+// sum's pick, 104.7 ms), 1.13-1.18x sorted_cells_lean, 1.46-1.48x sorted_cells.
 inline constexpr Rule GPU_RULES[] = {
-    {"sorted_cells_lean", "any lattice and cutoff the grid limits allow", "-",
-     "not yet measured on a GPU (expected: ~1.5x sorted_cells from its instruction count)", "-"},
+    {"sorted_cells_lean8", "any lattice and cutoff the grid limits allow", "H100 80GB HBM3",
+     "3.35 ms on 100,000 atoms, 256x256x64, c 12 (32.7 % of the MUFU ceiling in pairs within c)",
+     "docs/results/cutoff-h100-2026-11-28.json"},
 };
 
 inline constexpr Rule CPU_RULES[] = {

@@ -14,13 +14,13 @@
 
 namespace tessera::moving_average_impl::policy {
 
-// Box filters of at least this many taps take the tiled running sum; narrower
-// ones the register-blocked direct form. PREDICTED, TO BE MEASURED: the
-// direct form costs w FMAs per output (~29 T FMA/s on an H100, ~60% of it in
-// practice) against ~2.7 ps per output of copy time (8 bytes at 3.0 TB/s),
-// so it stays memory-bound up to w ~ 48; the running sum costs the same at
-// any w, slightly more than the copy (halo reads, FP64 scan).
-inline constexpr std::size_t BOX_CROSSOVER_W = 48;
+// Box filters of at least this many taps take the tiled running sum;
+// narrower ones the register-blocked direct form. Measured on the H100 at 2^28
+// samples (docs/results/moving_average-h100-2026-11-28.json): shared_window
+// 0.721 / 0.759 / 1.047 / 1.931 ms at w = 3 / 15 / 47 / 127 (it turns
+// FMA-bound past w ~ 15), running_sum_tiled flat at 0.80-0.82 ms: they cross
+// at w ~ 22 (linear between 15 and 47).
+inline constexpr std::size_t BOX_CROSSOVER_W = 23;
 // The widest windows the shared-memory rungs take (cuda_rungs.hpp).
 inline constexpr std::size_t TILED_MAX_W = 8191;
 inline constexpr std::size_t SHARED_MAX_W = 16383;
@@ -34,10 +34,12 @@ struct Rule {
 };
 
 inline constexpr Rule GPU_RULES[] = {
-    {"running_sum_tiled", "uniform weights, 48 <= w <= 8191", "-",
-     "not yet measured: predicted ~85-92% of copy at 2^28 samples, w = 1001", "-"},
-    {"shared_window", "any weights, w <= 16383 (below the crossover, general weights, or boxes past 8191)", "-",
-     "not yet measured: predicted ~90% of copy at w = 3, FMA-bound past w ~ 48", "-"},
+    {"running_sum_tiled", "uniform weights, 23 <= w <= 8191", "H100 80GB HBM3",
+     "2^28 samples: w = 1001 0.890 ms (80.2% of copy), w = 47 0.819 ms (shared_window 1.047)",
+     "docs/results/moving_average-h100-2026-11-28.json"},
+    {"shared_window", "any weights, w <= 16383 (below the crossover, general weights, or boxes past 8191)",
+     "H100 80GB HBM3", "2^28 samples: w = 3 0.721 ms (99.1% of copy), weighted w = 31 0.886 ms (80.6%)",
+     "docs/results/moving_average-h100-2026-11-28.json"},
     {"running_sum_global", "uniform weights, w > 16383", "-",
      "the only GPU variant for such boxes; its float prefix costs precision (docs: Precision)", "-"},
 };

@@ -27,14 +27,13 @@ struct Rule {
   std::string_view measured;
 };
 
-// global_aos measured fastest on the H100 (2026-11-28, bench-mriq): 38.9 ms
-// at 64^3 x 262144 (84.6 % of the MUFU sin/cos ceiling) against the old
-// split's 40.5, and 0.0529 ms at 32^3 x 2048 against 0.0548. The 1-in-8
-// split is predicted faster but not yet measured: it becomes the pick only
-// once it measures ahead at both sizes.
-inline constexpr Rule GPU_RULE = {"global_aos", "any size", "H100",
-                                  "fastest measured (H100, 2026-11-28): 38.9 ms at 64^3 x 262144, 84.6 % of the "
-                                  "MUFU ceiling"};
+// The 1-in-8 split measured ahead of global_aos at both bench sizes on the
+// H100 (docs/results/mriq-h100-2026-11-28.json): 38.46 ms at 64^3 x 262144
+// (85.8 % of the MUFU sin/cos ceiling; global_aos 38.97 ms, 84.7 %) and
+// 0.0508 ms at 32^3 x 2048 (global_aos 0.0528), errors 1.75e-7 and 2.74e-7
+// of max|Q|. The 1-in-4 split of round 1 lost (40.5 ms): issue-bound.
+inline constexpr Rule GPU_RULE = {"mufu_fma_split", "any size", "H100",
+                                  "38.46 ms at 64^3 x 262144, 85.8 % of the MUFU ceiling (global_aos 84.7 %)"};
 // Without a GPU: the parallel CPU rung (double, as accurate as the reference).
 inline constexpr Rule CPU_RULE = {"cpu_openmp", "any size", "-", "the only parallel CPU rung"};
 
