@@ -63,6 +63,13 @@ TEST(Stencil7Table, LadderContract) {
     EXPECT_NE(stencil7_impl::variants_ladder().find(r.variant), nullptr) << r.variant;
 #endif
   EXPECT_EQ(stencil7_impl::policy::pick(false, Dtype::f32, 8), "cpu_openmp");
+  // The GPU picks measured on the H100 (bench-stencil7.txt): temporal blocking
+  // for float and for fused double sweeps, naive for one double sweep.
+  EXPECT_EQ(stencil7_impl::policy::pick(true, Dtype::f32, 1), "temporal_blocking");
+  EXPECT_EQ(stencil7_impl::policy::pick(true, Dtype::f32, 8), "temporal_blocking");
+  EXPECT_EQ(stencil7_impl::policy::pick(true, Dtype::f64, 1), "naive");
+  EXPECT_EQ(stencil7_impl::policy::pick(true, Dtype::f64, 3), "temporal_blocking");
+  EXPECT_EQ(stencil7_impl::policy::pick(true, Dtype::f64, 0), "temporal_blocking");
 }
 
 template <class T>

@@ -49,6 +49,12 @@ const Case CASES[] = {
     {{67, 35, 131}, {2, 7}},      // several tiles in x and y, two z chunks
     {{200, 150, 10}, {1, 4}},     // many tiles, few planes
     {{3, 70, 3}, {3}},
+    // nx a multiple of 4: temporal_blocking's one-sweep passes take 16-byte
+    // vectors (4 floats / 2 doubles a thread): one vector a row, two, whole
+    // warps, a warp and a part
+    {{8, 6, 5}, {1, 5}},
+    {{256, 9, 6}, {1, 3}},
+    {{264, 5, 4}, {1}},
 };
 
 class Stencil7GpuRung : public tessera_test::GpuFixture<::testing::TestWithParam<std::string>> {
@@ -147,6 +153,22 @@ TEST_F(Stencil7GpuApi, DefaultPickAndMemoryKinds) {
     EXPECT_TRUE(tessera_test::has_substr(e.what(), "device memory")) << e.what();
   }
   for (double v : host_out) ASSERT_EQ(v, 42.0);
+}
+
+// Pointers that are not 16-byte aligned: the one-sweep pass falls back to one
+// cell per thread, and the result is the same.
+TEST_F(Stencil7GpuApi, UnalignedPointersOneSweep) {
+  const Grid g{64, 9, 7};
+  const std::vector<float> in = stencil7_test::random_grid<float>(g, 5);
+  DeviceBuffer<float> d_in(g.cells() + 1), d_out(g.cells() + 1);
+  TESSERA_CUDA(cudaMemcpy(d_in.data() + 1, in.data(), in.size() * sizeof(float), cudaMemcpyHostToDevice));
+  tessera_test::device_sync();
+  stencil7(d_in.data() + 1, d_out.data() + 1, g.nx, g.ny, g.nz, 1, float(C0), float(C1),
+           {.variant = "temporal_blocking", .stream = stream()});
+  TESSERA_CUDA(cudaStreamSynchronize(stream()));
+  std::vector<float> got(g.cells());
+  TESSERA_CUDA(cudaMemcpy(got.data(), d_out.data() + 1, got.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  stencil7_test::expect_matches(got, stencil7_test::expected(in, g, 1, C0, C1), in, g, 1, "unaligned");
 }
 
 }  // namespace

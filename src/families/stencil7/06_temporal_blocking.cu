@@ -7,10 +7,12 @@
 // so after STEPS levels the interior is exactly right). It walks its z range
 // plane by plane; at step i it loads input plane i (level 0) and computes
 // plane i - l of sweep level l for l = 1..STEPS, a wavefront one plane behind
-// the level below. Each thread owns ROWS columns of the tile and keeps, per
-// level below STEPS, the previous/current/next cells of those columns in
-// registers (the z neighbours: step 4's register tiling, per level); the x-y
-// neighbours come from shared memory, where each level writes its newest
+// the level below. Each thread owns ROWS adjacent columns of the tile (rows
+// y .. y + ROWS - 1) and keeps, per level below STEPS, the previous/current/
+// next cells of those columns in registers: the z neighbours (step 4's
+// register tiling, per level) and the y neighbours of its inner rows. The x
+// neighbours, and the y neighbours beyond its first and last row, come from
+// shared memory, where each level writes its newest
 // plane into one of two slots (by plane parity). A level reads the slot of
 // parity (i - l) while the level below writes parity (i - l + 1), so one
 // barrier per step orders everything. Level STEPS goes to global memory.
@@ -18,17 +20,28 @@
 // DRAM traffic per pass: PX*PY/(IX*IY) reads and one write per cell, for
 // STEPS sweeps. float, STEPS = 4, 64 x 32 tile: 2048/1344 = 1.52 reads, so
 // (1.52 + 1) * 4 B / 4 sweeps = 2.5 B per cell-sweep instead of 8: the copy
-// bound would allow ~1,200 G cells/s; shared memory (5 accesses per
-// cell-level, x 1.52 redundancy) and issue rate bound it lower, ~700-900.
+// bound would allow ~1,200 G cells/s. Measured on the H100 (512^3, 8 sweeps,
+// bench-stencil7.txt): 2.206 ms, 487 G cells/s, 4x below that bound: the
+// shared-memory pipe and issue bind first. With the y neighbours of every
+// thread's ROWS = 4 rows as 4 separate shared loads, a cell-level cost 4
+// shared loads + 1 store (x 1.52 halo x 1.06 z re-read: ~1.2 ms of the 2.2
+// on the shared pipe alone); with the inner rows' y neighbours in registers
+// it costs 2.5 loads + 1 store, 30% fewer. Predicted (not yet measured):
+// ~1.6-1.7 ms, ~650 G cells/s, >= 150% of the one-sweep copy bound.
 // The z range is cut into chunks of ZCHUNK planes (each re-reading STEPS
 // planes below and above it) so that a 512^3 grid has ~900 blocks.
 //
 // Sweep counts that are not a multiple of STEPS: the remainder runs as
-// passes of fewer fused sweeps (the same kernel with STEPS = 2, 1).
+// passes of fewer fused sweeps (the same kernel with STEPS = 2, 1). A pass of
+// one sweep (a one-sweep call, or a remainder of 1) runs the 16-byte-vector
+// sweep of vector_sweep.cu where the grid and pointers allow it: one cell per
+// thread had too few bytes in flight in float (71% of copy measured on the
+// H100 for 512^3, bench-stencil7.txt), which the tile's halo cannot fix.
 #include <mutex>
 
 #include "families/stencil7/common.cuh"
 #include "families/stencil7/cuda_rungs.hpp"
+#include "families/stencil7/vector_sweep.hpp"
 
 namespace tessera::stencil7_impl {
 
@@ -75,7 +88,7 @@ __global__ __launch_bounds__(PX* TY, MIN_BLOCKS<T, STEPS>) void stencil7_tempora
   bool in_grid[ROWS], inner_xy[ROWS], writes[ROWS];
 #pragma unroll
   for (int j = 0; j < ROWS; ++j) {
-    ly[j] = threadIdx.y + j * TY;
+    ly[j] = int(threadIdx.y) * ROWS + j;  // ROWS adjacent rows: y neighbours in registers
     const int gy = gy0 + ly[j];
     in_grid[j] = x_in && gy >= 0 && gy < d.ny;
     inner_xy[j] = x_inner && gy > 0 && gy < d.ny - 1 && !x_edge && ly[j] > 0 && ly[j] < PY - 1;
@@ -84,8 +97,8 @@ __global__ __launch_bounds__(PX* TY, MIN_BLOCKS<T, STEPS>) void stencil7_tempora
   const std::size_t plane = d.plane();
   // Offset of column j in plane 0: col0 + j * row_step (only used where
   // in_grid[j]; signed, since the halo's first rows may lie before the grid).
-  const long long row_step = (long long)TY * d.nx;
-  const long long col0 = (long long)(gy0 + int(threadIdx.y)) * d.nx + gx;
+  const long long row_step = d.nx;
+  const long long col0 = (long long)(gy0 + int(threadIdx.y) * ROWS) * d.nx + gx;
   const auto col = [&](int j) { return std::size_t(col0 + j * row_step); };
 
   const int z0 = int(blockIdx.y) * ZCHUNK;
@@ -128,8 +141,11 @@ __global__ __launch_bounds__(PX* TY, MIN_BLOCKS<T, STEPS>) void stencil7_tempora
         T v = centre;  // boundary cells keep their input; halo garbage stays unused
         if (inner_z && inner_xy[j]) {
           const T* c = below + ly[j] * PX + lx;
-          v = stencil7_impl::stencil_point(c0, c1, centre, c[-1], c[1], c[-PX], c[PX], r[l - 1][0][j],
-                                           r[l - 1][2][j]);
+          // y neighbours: the thread's own rows j - 1, j + 1 of level l - 1
+          // (registers), shared memory only at its first and last row.
+          const T ym = j > 0 ? r[l - 1][1][j - 1] : c[-PX];
+          const T yp = j < ROWS - 1 ? r[l - 1][1][j + 1] : c[PX];
+          v = stencil7_impl::stencil_point(c0, c1, centre, c[-1], c[1], ym, yp, r[l - 1][0][j], r[l - 1][2][j]);
         }
         if (l < STEPS) {
           r[l][0][j] = r[l][1][j];
@@ -211,7 +227,10 @@ void run_temporal_blocking(const Stencil7Call& call) {
           if constexpr (max_steps<T>() >= 4) launch_pass<T, 4>(call, src, dst);
           break;
         case 2: launch_pass<T, 2>(call, src, dst); break;
-        default: launch_pass<T, 1>(call, src, dst); break;
+        default:
+          if (vector_sweep_fits(call.spec, src, dst)) launch_vector_sweep(call, src, dst);
+          else launch_pass<T, 1>(call, src, dst);
+          break;
       }
     });
   });
