@@ -3,11 +3,11 @@
 // measurement that chose it. stencil7_default_variant() (api_policy.cpp)
 // reads them; docs/stencil7.md says the same in prose.
 //
-// Measured on the H100 (2026-11-28, bench-stencil7.txt, 512^3, before the
-// 16-byte one-sweep pass): float 1 sweep temporal_blocking 71.1% of copy
-// (best), float 8 sweeps temporal_blocking 129.4% (best), double 1 sweep
-// naive 92.1% (best; temporal_blocking 78.2%). Rules marked "predicted" wait
-// for the next bench.
+// Measured on the H100 (docs/results/stencil7-h100-2026-11-28.json, 512^3,
+// with the 16-byte one-sweep pass): float 1 sweep temporal_blocking 91.3% of
+// copy (best; naive 63.8%), float 8 sweeps temporal_blocking 136.2% of the
+// one-sweep copy bound (best), double 1 sweep temporal_blocking 92.8%
+// (naive 92.0%). Double with 2+ sweeps is predicted, not measured.
 
 #pragma once
 
@@ -28,20 +28,16 @@ struct Rule {
 
 inline constexpr Rule GPU_RULES[] = {
     {"temporal_blocking", Dtype::f32, 4, "H100 (2026-11-28)",
-     "512^3 float 8 sweeps: 2.206 ms, 487 G cells/s, 129.4% of the one-sweep copy bound (naive 64.0%)",
-     "bench-stencil7.txt"},
+     "512^3 float 8 sweeps: 2.095 ms, 513 G cells/s, 136.2% of the one-sweep copy bound (naive 63.9%)",
+     "docs/results/stencil7-h100-2026-11-28.json"},
     {"temporal_blocking", Dtype::f64, 2, "to be measured",
      "predicted: 2 fused sweeps per pass move ~6 B per cell-sweep instead of 16", "-"},
     {"temporal_blocking", Dtype::f32, 0, "H100 (2026-11-28)",
-     "512^3 float 1 sweep: 0.502 ms, 71.1% of copy (best of the ladder; naive 63.9%). Predicted with the "
-     "16-byte one-sweep pass: >= 90%",
-     "bench-stencil7.txt"},
-    // One double sweep: naive measured best. The 16-byte pass of
-    // temporal_blocking is predicted >= naive (same 16 B per load as a float4);
-    // when the bench shows it, this rule becomes temporal_blocking.
-    {"naive", Dtype::f64, 1, "H100 (2026-11-28)",
-     "512^3 double 1 sweep: 0.775 ms, 92.1% of copy (temporal_blocking 78.2%, shared_tiling 80.9%)",
-     "bench-stencil7.txt"},
+     "512^3 float 1 sweep: 0.391 ms, 91.3% of copy (naive 63.8%, shared_tiling 65.4%)",
+     "docs/results/stencil7-h100-2026-11-28.json"},
+    {"temporal_blocking", Dtype::f64, 1, "H100 (2026-11-28)",
+     "512^3 double 1 sweep: 0.769 ms, 92.8% of copy (naive 92.0%, shared_tiling 80.7%)",
+     "docs/results/stencil7-h100-2026-11-28.json"},
     {"temporal_blocking", Dtype::f64, 0, "-", "no sweep: a copy, the same in every rung", "-"},
 };
 
