@@ -13,9 +13,9 @@
 // the cpu_ variants (reachable by name, and the default without a GPU) take
 // host pointers and run synchronously after synchronising the stream.
 //
-// Accuracy: the API's pick (global_aos) evaluates sin and cos in float
-// through the special-function unit (mufu_fma_split: 1 pair in 8 with a
-// short polynomial); its error is at most 1e-4 of max|Q| against a double
+// Accuracy: the API's pick (mufu_fma_split) evaluates sin and cos in float,
+// 7 pairs in 8 through the special-function unit and 1 in 8 with a short
+// polynomial; its error is at most 1e-4 of max|Q| against a double
 // evaluation (docs/mriq.md states the measured errors of every
 // variant). The cpu_ variants compute in double.
 //
