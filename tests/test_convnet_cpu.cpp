@@ -68,11 +68,11 @@ TEST(ConvCpu, GpuPolicyFollowsTheMeasuredWinners) {
   EXPECT_EQ(gpu_pick(layer(64, 64, 56, 56, 64, 3, 1)), "winograd_fused");
   EXPECT_EQ(gpu_pick(layer(64, 512, 7, 7, 512, 3, 1)), "winograd_fused");
   EXPECT_EQ(gpu_pick(layer(64, 256, 13, 13, 384, 3, 1)), "winograd_fused");  // AlexNet conv3: 3136 tiles
-  EXPECT_EQ(gpu_pick(layer(1, 64, 56, 56, 64, 3, 1)), "implicit_gemm");     // 784 tiles
+  EXPECT_EQ(gpu_pick(layer(1, 64, 56, 56, 64, 3, 1)), "winograd_fused");    // 784 tiles
   EXPECT_EQ(gpu_pick(layer(1, 512, 7, 7, 512, 3, 1)), "implicit_gemm");
   EXPECT_EQ(gpu_pick(layer(64, 3, 227, 227, 96, 11, 0, 4)), "implicit_gemm");
   EXPECT_EQ(gpu_pick(layer(64, 6, 14, 14, 16, 5)), "implicit_gemm");  // LeNet conv2 n64: 30.7 MFLOP
-  EXPECT_EQ(gpu_pick(layer(1, 6, 14, 14, 16, 5)), "shared_tiled");    // 0.48 MFLOP
+  EXPECT_EQ(gpu_pick(layer(1, 6, 14, 14, 16, 5)), "im2col_gemm");     // 0.48 MFLOP, 6 channels
   EXPECT_EQ(gpu_pick(layer(64, 1, 32, 32, 6, 5)), "shared_tiled");    // 15.1 MFLOP
   EXPECT_EQ(gpu_pick(layer(1, 1, 32, 32, 6, 5)), "shared_tiled");
   EXPECT_EQ(gpu_pick(layer(1, 2, 8, 8, 2, 13, 6)), "implicit_gemm");  // k 13: beyond the tiny rule

@@ -4,12 +4,15 @@
 // docs/convnet.md says the same in prose.
 //
 // Measured on an H100 (tessera bench convnet, /work/notes/gpu-r1 results of
-// 2026-11-28, bench-convnet.txt): shared_tiled won the three LeNet layers of
-// at most 2^24 flops; implicit_gemm the other batch-1 layers and AlexNet
-// conv1/conv3 and LeNet conv2 at batch 64 among tessera's rungs;
-// winograd_fused (round 2) won the three 3x3 layers at batch 64 among
-// tessera's rungs (docs/results/convnet-h100-2026-11-28.json). The rules below
-// follow those rows; a shape class the bench did not cover is "to be measured".
+// 2026-11-28, bench-convnet.txt): shared_tiled beat implicit_gemm on the three
+// LeNet layers of at most 2^24 flops (on conv2 n1 im2col_gemm measured faster
+// still, in both runs: 0.0077/0.0076 ms against 0.0116; not yet a rule);
+// implicit_gemm won AlexNet conv1 and LeNet conv2 at batch 64 and the batch-1
+// layers above 2^24 flops against the other rungs then measured (but on
+// AlexNet conv3 n1 im2col_gemm measured 5 % faster); winograd_fused (round 2) won the three
+// 3x3 layers at batch 64 among tessera's rungs
+// (docs/results/convnet-h100-2026-11-28.json). The rules below follow those
+// rows; a shape class the bench did not cover is "to be measured".
 #pragma once
 
 #include <string_view>
@@ -28,29 +31,43 @@ struct Rule {
 };
 
 inline bool every_shape(const ConvSpec&) { return true; }
-// 3x3 stride-1 layers over at least 1024 2x2 output tiles (n * ceil(ho/2) *
+// 3x3 stride-1 layers over at least 512 2x2 output tiles (n * ceil(ho/2) *
 // ceil(wo/2)): winograd_fused's 2.25x fewer multiply-adds pay for its
-// transforms there (measured on all three such bench layers); at batch 1 (784,
-// 49 and 16 tiles) implicit_gemm measured faster or within 12 %.
+// transforms there (measured: fastest of tessera's rungs on all three n64
+// layers and on ResNet 64->64 n1, 784 tiles: 0.0174 ms against implicit_gemm's
+// 0.0198); at 49 and 16 tiles implicit_gemm measured 1.8x and 3.0x faster.
+// 512 lies between; the exact crossover is not measured.
 inline bool winograd_3x3_many_tiles(const ConvSpec& s) {
   const std::size_t tiles = s.n * ((s.ho + 1) / 2) * ((s.wo + 1) / 2);
-  return s.k == 3 && s.stride == 1 && tiles >= 1024;
+  return s.k == 3 && s.stride == 1 && tiles >= 512;
+}
+
+// One image of a few input channels (LeNet-5 conv2 n1: c 6): im2col_gemm's
+// unrolled matrix is small and its GEMM fills the GPU better than
+// shared_tiled's per-output loops: 0.0076 ms (1.16x cuDNN) against 0.0116 in
+// the final run, 0.0077 against 0.0116 in the first.
+inline bool tiny_multichannel_image(const ConvSpec& s) {
+  return s.n == 1 && s.c > 1 && s.k <= 11 && s.flops() <= double(1 << 24) && fits_int32(s);
 }
 
 // Layers of at most 2^24 flops (LeNet-5 conv1 at batch 64 and 1, conv2 at
 // batch 1): a few microseconds of work, where shared_tiled's single plain
-// launch measured faster than implicit_gemm's larger tiles (and cuDNN). k <= 11
+// launch measured faster than implicit_gemm's larger tiles (cuDNN: 1.00x on
+// conv1 n64, 1.19x on conv1 n1, 0.76x on conv2 n1 in the final run). k <= 11
 // and stride <= 4 keep its input patch (at most 71^2 floats) within its 48 KiB.
 inline bool tiny_layer(const ConvSpec& s) {
   return s.flops() <= double(1 << 24) && s.k <= 11 && s.stride <= 4 && fits_int32(s);
 }
 
 inline constexpr Rule GPU_RULES[] = {
+    {"im2col_gemm", "batch 1, c > 1, k <= 11, at most 2^24 flops", tiny_multichannel_image, "H100",
+     "LeNet-5 conv2 n1: 0.0076 ms, 1.16x cuDNN (shared_tiled 0.0116 ms, 0.76x)",
+     "docs/results/convnet-h100-2026-11-28.json"},
     {"shared_tiled", "at most 2^24 flops, k <= 11, stride <= 4", tiny_layer, "H100",
      "LeNet-5 conv1 n1: 0.0030 ms, 1.44x cuDNN (implicit_gemm 0.0071 ms, 0.61x); conv2 n1: 0.0116 ms, 1.34x "
      "(implicit_gemm 1.07x); conv1 n64: 0.0078 ms, 1.00x (implicit_gemm 0.94x)",
      "bench-convnet.txt, 2026-11-28 (round 1)"},
-    {"winograd_fused", "k = 3, stride 1, n * 2x2 tiles >= 1024", winograd_3x3_many_tiles, "H100",
+    {"winograd_fused", "k = 3, stride 1, n * 2x2 tiles >= 512", winograd_3x3_many_tiles, "H100",
      "ResNet-50 3x3 64->64 56^2 n64: 0.346 ms, 0.76x cuDNN (winograd_f2x3 0.506, implicit_gemm 0.574); "
      "512->512 7^2 n64: 0.385 ms, 0.52x (winograd_f2x3 0.534); AlexNet conv3 n64: 0.432 ms, 0.58x "
      "(implicit_gemm 0.599)",

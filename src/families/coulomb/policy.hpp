@@ -2,11 +2,11 @@
 // and the split rung's ratio of FMA-pipe to MUFU reciprocal square roots, as
 // data. docs/coulomb.md says the same in prose.
 //
-// The splits below were the issue-rate model's choices; the H100's first
-// measurements (docs/coulomb.md, "Measured") recalibrated the model, which
-// now predicts the shared-rows kernel past the MUFU ceiling. Replace the
-// pick by the measured best of `tessera bench coulomb` and
-// `tessera-lab bench coulomb` once measured.
+// The splits below were the issue-rate model's choices; the H100's
+// measurements (docs/coulomb.md, "Measured") put every one below the MUFU
+// ceiling, the shared-rows kernel below the per-atom one. The lab's rows
+// (`tessera-lab bench coulomb`) are not yet measured; a faster row among them
+// that meets the error bound would replace the pick.
 #pragma once
 
 #include <string_view>
@@ -36,14 +36,14 @@ struct Split {
 };
 
 // 8 x 2 points: a warp covers 256 x-points, one row of the bench's 256-wide
-// lattice with no padding. Model (H100: 128 issue slots and 16 MUFU per SM per
-// clock): a MUFU pair costs 4 instructions, an FMA-pipe pair 15 (3 Newton
-// steps); 3 of 16 on the FMA pipe balances issue and MUFU at ~19.5 pairs per
-// clock per SM, ~1.2x the MUFU ceiling, with float-rounding accuracy.
+// lattice with no padding. 3 of 16 on the FMA pipe (3 Newton steps: float-
+// rounding accuracy); the first model's ~1.2x the MUFU ceiling measured
+// 96.2 % on the H100 (issue-bound: docs/coulomb.md, "Cost model").
 inline constexpr Split SPLIT{8, 2, 3, 3};
-// 2 Newton steps (4.7e-6 relative error per FMA-pipe term): 4 of 16 balance
-// at ~1.25x; accurate to about 1e-6 of sum |q|/r only because 3/4 of the
-// terms are MUFU's.
+// 2 Newton steps (4.7e-6 relative error per FMA-pipe term): 4 of 16, measured
+// 98.7 % of the MUFU ceiling (the first model said ~1.25x), the fastest row;
+// not the pick: every term of a split point comes from the FMA pipe, so with
+// charges of one sign it misses 1e-6 of sum |q|/r.
 inline constexpr Split SPLIT_NEWTON2{8, 2, 4, 2};
 // The policy's split with the compensated running totals.
 inline constexpr Split SPLIT_COMPENSATED{8, 2, 3, 3, true};
@@ -51,13 +51,13 @@ inline constexpr Split SPLIT_COMPENSATED{8, 2, 3, 3, true};
 inline constexpr Split MUFU_ONLY{8, 2, 0, 0};
 // SPLIT in the shared-rows kernel: about 11 fewer instructions per atom and
 // warp (docs/coulomb.md, "Cost model"), so 3 of 16 on the FMA pipe no longer
-// leave the issue slots short. Predicted, not measured: ~106 % of the MUFU
-// ceiling on the H100.
+// leave the issue slots short. Predicted ~106 % of the MUFU ceiling, measured
+// 92.2 % on the H100: slower than SPLIT (docs/coulomb.md says why).
 inline constexpr Split SPLIT_SHARED_ROWS{8, 2, 3, 3, false, true};
 // The shared-rows kernel with the FMA-pipe rsqrt in one series step
 // (common.cuh, fma_rsqrt_series: 9 instructions like 2 Newton steps, 4.4e-7
-// per term like nearly 3): 4 of 16 fit before issue binds. Predicted, not
-// measured: ~112 % of the MUFU ceiling on the H100; measured 94.3 %.
+// per term like nearly 3): 4 of 16 fit before issue binds. Predicted ~112 %
+// of the MUFU ceiling, measured 94.3 % on the H100.
 inline constexpr Split SPLIT_SERIES{8, 2, 4, coulomb_impl::SERIES_STEP, false, true};
 
 struct Rule {

@@ -26,8 +26,9 @@
 // thread's ROWS = 4 rows as 4 separate shared loads, a cell-level cost 4
 // shared loads + 1 store (x 1.52 halo x 1.06 z re-read: ~1.2 ms of the 2.2
 // on the shared pipe alone); with the inner rows' y neighbours in registers
-// it costs 2.5 loads + 1 store, 30% fewer. Predicted (not yet measured):
-// ~1.6-1.7 ms, ~650 G cells/s, >= 150% of the one-sweep copy bound.
+// it costs 2.5 loads + 1 store, 30% fewer. Measured on the H100: 2.206 ->
+// 2.095 ms (513 G cells/s, 136% of the one-sweep copy bound), not the 1.6-1.7
+// predicted: instruction issue binds (docs/stencil7.md, open work).
 // The z range is cut into chunks of ZCHUNK planes (each re-reading STEPS
 // planes below and above it) so that a 512^3 grid has ~900 blocks.
 //
