@@ -1,7 +1,7 @@
 // Which variant tessera::conv1d / conv2d run when options.variant is empty,
 // as data: the rules in order (the first whose variant supports the call
-// wins), each with what chose it: the round-1 H100 benches
-// (docs/convolution.md "Measured").
+// wins), each with what chose it: the final H100 benches of 2026-11-28
+// (docs/convolution.md "Measured", docs/results/conv{1d,2d}-h100-2026-11-28.json).
 #pragma once
 
 #include <cstddef>
@@ -18,10 +18,11 @@ struct Rule {
 };
 
 // conv1d: masks of at least FFT_MIN_TAPS taps take the FFT path (measured
-// at 1,025 taps: fft_overlap_save 1.054 ms against register_blocked 4.33 ms;
-// the crossover itself, predicted near 450 taps, is not measured); shorter
-// ones register_blocked (7 taps: 0.209 ms, 85.5 % of copy, 2.2x the best
-// seed rung).
+// at 1,025 taps: fft_overlap_save 1.058 ms median against register_blocked
+// 4.367 ms, 4.1x; the crossover itself is not measured: the two measured
+// ends predict it near 250 taps, so 512 stays until 257 and 513 are
+// benched); shorter ones register_blocked (7 taps: 0.210 ms, 85.0 % of
+// copy, 2.26x the best seed rung).
 inline constexpr std::size_t FFT_MIN_TAPS = 512;
 
 inline constexpr Rule GPU_RULES_1D[] = {
