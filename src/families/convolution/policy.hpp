@@ -27,10 +27,10 @@ inline constexpr std::size_t FFT_MIN_TAPS = 512;
 
 inline constexpr Rule GPU_RULES_1D[] = {
     {"fft_overlap_save", "mask_width >= FFT_MIN_TAPS (512)", "H100 80GB HBM3",
-     "n = 2^26, 1,025 taps: 1.054 ms, 4.1x register_blocked, 6.4x cufft_whole_signal",
+     "n = 2^26, 1,025 taps: 1.058 ms, 4.1x register_blocked (4.367 ms), 6.3x cufft_whole_signal",
      "docs/results/conv1d-h100-2026-11-28.json"},
     {"register_blocked", "shorter masks (shared memory holds 4,096 outputs + the mask's halo)", "H100 80GB HBM3",
-     "n = 2^26, 7 taps: 0.209 ms, 85.5% of copy; 1,025 taps: 4.33 ms, 52% of FP32",
+     "n = 2^26, 7 taps: 0.210 ms, 85.0% of copy; 1,025 taps: 4.367 ms, 51.5% of FP32",
      "docs/results/conv1d-h100-2026-11-28.json"},
     {"fft_overlap_save", "masks too long for register_blocked's shared tile", "-", "the only rung left", "-"},
     {"basic", "anything else", "-", "supports every call", "-"},
