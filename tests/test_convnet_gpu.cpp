@@ -118,8 +118,9 @@ INSTANTIATE_TEST_SUITE_P(Rungs, ConvGpu, ::testing::ValuesIn(GPU_VARIANTS));
 class ConvGpuApi : public tessera_test::GpuFixture<::testing::Test> {};
 
 TEST_F(ConvGpuApi, DefaultVariantOnAResNetBlock) {
+  // 3x3 stride 1 over 4 * 14 * 14 = 784 2x2 tiles: the policy's Winograd rule.
   const ConvShape s = layer(4, 64, 28, 28, 64, 3, 1);
-  EXPECT_EQ(tessera::conv_forward_default_variant(s), "implicit_gemm");
+  EXPECT_EQ(tessera::conv_forward_default_variant(s), "winograd_fused");
   Layer l(s, 21);
   tessera::conv_forward(l.dx.data(), l.dw.data(), l.dy.data(), s);  // default stream, default variant
   EXPECT_TRUE(convnet_test::within_bound(l.result(), convnet_test::expected(s, l.x, l.w)));
