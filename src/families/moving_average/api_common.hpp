@@ -54,7 +54,7 @@ void check_weights(std::span<const T> weights) {
 inline const MovingAverageVariant& resolve(const MovingAverageSpec& spec, const std::string& name, bool gpu) {
   std::string chosen = name;
   if (chosen.empty()) {
-    chosen = std::string(policy::pick(gpu, spec.w, spec.uniform));
+    chosen = std::string(policy::pick(gpu, spec.dtype == Dtype::f32, spec.w, spec.uniform));
     require(!chosen.empty(),
             fmt::format("{}: no GPU variant takes {} weights that are not all equal (widest: w = {}); a filter this "
                         "wide is a convolution for an FFT, or name variant 'cpu_openmp' with host pointers",
