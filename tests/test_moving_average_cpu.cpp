@@ -131,6 +131,11 @@ TEST(MovingAverageTable, LadderContract) {
   EXPECT_EQ(pick(true, true, 9001, true), "shared_window");    // past the tiled rungs' 8191
   EXPECT_EQ(pick(true, true, 1001, false), "shared_window");
   EXPECT_EQ(pick(true, true, 20001, false), "");
+  EXPECT_EQ(pick(true, true, 20001, true), "running_sum_global");
+  // Double samples: shared_window to 8191 taps, nothing on the GPU past it.
+  EXPECT_EQ(pick(true, false, 8191, false), "shared_window");
+  EXPECT_EQ(pick(true, false, 9001, true), "");
+  EXPECT_EQ(pick(true, false, 20001, true), "");
 }
 
 // ---- the CPU rungs against the definition -----------------------------------------

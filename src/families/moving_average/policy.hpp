@@ -29,9 +29,11 @@ inline constexpr std::size_t BOX_CROSSOVER_W = 23;
 // below shared_window's from w ~ 127, and below the compensated rung's
 // time at every w (predicted ~0.75 ms, ~95 % of copy, against 0.80-0.89).
 inline constexpr std::size_t SEGMENTED_MIN_W = 127;
-// The widest windows the shared-memory rungs take (cuda_rungs.hpp).
+// The widest windows the shared-memory rungs take (cuda_rungs.hpp): float;
+// shared_window takes double up to the tiled width.
 inline constexpr std::size_t TILED_MAX_W = 8191;
 inline constexpr std::size_t SHARED_MAX_W = 16383;
+constexpr std::size_t shared_max_w(bool f32) { return f32 ? SHARED_MAX_W : TILED_MAX_W; }
 
 struct Rule {
   std::string_view variant;
@@ -48,10 +50,10 @@ inline constexpr Rule GPU_RULES[] = {
     {"running_sum_tiled", "uniform weights, 23 <= w <= 8191 (double, or float below 127)", "H100 80GB HBM3",
      "2^28 samples: w = 1001 0.890 ms (80.2% of copy), w = 47 0.819 ms (shared_window 1.047)",
      "docs/results/moving_average-h100-2026-11-28.json"},
-    {"shared_window", "any weights, w <= 16383 (below the crossover, general weights, or boxes past 8191)",
+    {"shared_window", "any weights, w <= 16383 (double: 8191) (below the crossover, general weights, or boxes past 8191)",
      "H100 80GB HBM3", "2^28 samples: w = 3 0.721 ms (99.1% of copy), weighted w = 31 0.886 ms (80.6%)",
      "docs/results/moving_average-h100-2026-11-28.json"},
-    {"running_sum_global", "uniform weights, w > 16383", "-",
+    {"running_sum_global", "float, uniform weights, w > 16383", "-",
      "the only GPU variant for such boxes; its float prefix costs precision (docs: Precision)", "-"},
 };
 
@@ -59,13 +61,14 @@ inline constexpr Rule CPU_RULES[] = {
     {"cpu_openmp", "any weights, any w", "-", "the only parallel CPU rung", "-"},
 };
 
-// The GPU pick; empty when no GPU variant takes the call (general weights
-// wider than SHARED_MAX_W). f32: float samples (step 7 takes float only).
+// The GPU pick; empty when no GPU variant takes the call (general float
+// weights wider than SHARED_MAX_W, double windows wider than TILED_MAX_W).
+// f32: float samples (steps 5 and 7 take float only).
 constexpr std::string_view pick_gpu(bool f32, std::size_t w, bool uniform) {
   if (f32 && uniform && w >= SEGMENTED_MIN_W && w <= TILED_MAX_W) return GPU_RULES[0].variant;
   if (uniform && w >= BOX_CROSSOVER_W && w <= TILED_MAX_W) return GPU_RULES[1].variant;
-  if (w <= SHARED_MAX_W) return GPU_RULES[2].variant;
-  if (uniform) return GPU_RULES[3].variant;
+  if (w <= shared_max_w(f32)) return GPU_RULES[2].variant;
+  if (f32 && uniform) return GPU_RULES[3].variant;
   return {};
 }
 
