@@ -100,7 +100,7 @@ __device__ __forceinline__ float scan_segment(float* ys, int s, int count) {
 }
 
 // 8 blocks of 256 threads per SM (the whole SM's 2048 threads): at most 32
-// registers. Shared memory allows it up to w ~ 5000 (8 x ~27 KB).
+// registers. Shared memory allows 8 up to w ~ 2500 (532 bytes per segment: 27 KB).
 __global__ __launch_bounds__(THREADS, 8) void moving_average_running_sum_segmented_kernel(
     window::Samples<float> s, const float* __restrict__ weights, int w, float* __restrict__ out) {
   extern __shared__ float4 shared_vec[];
