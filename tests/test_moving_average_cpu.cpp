@@ -18,6 +18,7 @@
 #include "families/moving_average/contract.hpp"
 #include "families/moving_average/cpu_rungs.hpp"
 #include "families/moving_average/policy.hpp"
+#include "families/moving_average/segmented_model.hpp"
 #include "harness/registry.hpp"
 #include "harness/runner.hpp"
 #include "tessera/core/error.hpp"
@@ -108,19 +109,33 @@ TEST(MovingAverageTable, LadderContract) {
                         std::size_t(20001)})
     for (bool uniform : {true, false}) {
 #if TESSERA_HAVE_CUDA
-      const auto pick = moving_average_impl::policy::pick(true, w, uniform);
-      if (!pick.empty()) {
-        EXPECT_NE(moving_average_impl::variants_ladder().find(pick), nullptr) << pick;
+      for (bool f32 : {true, false}) {
+        const auto pick = moving_average_impl::policy::pick(true, f32, w, uniform);
+        if (!pick.empty()) {
+          const auto* v = moving_average_impl::variants_ladder().find(pick);
+          ASSERT_NE(v, nullptr) << pick;
+          EXPECT_TRUE(v->supports({f32 ? Dtype::f32 : Dtype::f64, 30000, w, Edge::zero, uniform})) << pick;
+        }
       }
 #endif
-      EXPECT_EQ(moving_average_impl::policy::pick(false, w, uniform), "cpu_openmp");
+      EXPECT_EQ(moving_average_impl::policy::pick(false, true, w, uniform), "cpu_openmp");
     }
-  EXPECT_EQ(moving_average_impl::policy::pick(true, 3, true), "shared_window");
-  EXPECT_EQ(moving_average_impl::policy::pick(true, 1001, true), "running_sum_tiled");
-  EXPECT_EQ(moving_average_impl::policy::pick(true, 15, true), "shared_window");     // measured 0.759 vs 0.818 ms
-  EXPECT_EQ(moving_average_impl::policy::pick(true, 47, true), "running_sum_tiled");  // measured 0.819 vs 1.047 ms
-  EXPECT_EQ(moving_average_impl::policy::pick(true, 1001, false), "shared_window");
-  EXPECT_EQ(moving_average_impl::policy::pick(true, 20001, false), "");
+  using moving_average_impl::policy::pick;
+  EXPECT_EQ(pick(true, true, 3, true), "shared_window");
+  EXPECT_EQ(pick(true, true, 1001, true), "running_sum_segmented");  // predicted ~95% of copy, error 1e-7
+  EXPECT_EQ(pick(true, false, 1001, true), "running_sum_tiled");     // double samples: step 7 is float only
+  EXPECT_EQ(pick(true, true, 127, true), "running_sum_segmented");   // its error below the direct sum's from here
+  EXPECT_EQ(pick(true, true, 125, true), "running_sum_tiled");
+  EXPECT_EQ(pick(true, true, 15, true), "shared_window");      // measured 0.759 vs 0.818 ms
+  EXPECT_EQ(pick(true, true, 47, true), "running_sum_tiled");  // measured 0.819 vs 1.047 ms
+  EXPECT_EQ(pick(true, true, 9001, true), "shared_window");    // past the tiled rungs' 8191
+  EXPECT_EQ(pick(true, true, 1001, false), "shared_window");
+  EXPECT_EQ(pick(true, true, 20001, false), "");
+  EXPECT_EQ(pick(true, true, 20001, true), "running_sum_global");
+  // Double samples: shared_window to 8191 taps, nothing on the GPU past it.
+  EXPECT_EQ(pick(true, false, 8191, false), "shared_window");
+  EXPECT_EQ(pick(true, false, 9001, true), "");
+  EXPECT_EQ(pick(true, false, 20001, true), "");
 }
 
 // ---- the CPU rungs against the definition -----------------------------------------
@@ -204,6 +219,119 @@ void check_reference_sums() {
 TEST(MovingAverageCpu, ReferenceSumsWithinAFewDoubleUlps) {
   check_reference_sums<float>();
   check_reference_sums<double>();
+}
+
+// ---- step 7's arithmetic, through its CPU model ------------------------------------
+// segmented_model.hpp rounds as 07_running_sum_segmented.cu does (the GPU test
+// compares them bit for bit), so its error bound is checked here on any input.
+
+// Samples g in [lo, hi) under the edge rule, as an array from lo.
+std::vector<float> extended(const std::vector<float>& x, Edge edge, long long lo, long long hi) {
+  std::vector<float> e;
+  for (long long g = lo; g < hi; ++g) e.push_back(moving_average_impl::cpu::sample(x.data(), x.size(), edge, g));
+  return e;
+}
+
+struct SegmentedCheck {
+  double max_rel = 0;  // |out - exact| / (c * window absolute sum)
+  std::size_t first_bad = SIZE_MAX;
+};
+
+// Every output against segmented_prefix.hpp's bound:
+// |out_i - c exact_i| <= 20 u c S + 2 u |out_i|, S = sum |x| over [i - h - 127, i + h].
+SegmentedCheck check_segmented_model(const std::vector<float>& x, std::size_t w, Edge edge) {
+  const std::size_t n = x.size();
+  const long long h = static_cast<long long>(w / 2), reach = moving_average_impl::segmented::SEGMENT - 1;
+  const float c = 1.0f / float(w);
+  const auto out = moving_average_impl::segmented::model_outputs(x.data(), n, w, edge, c);
+  // Long double prefixes of the samples and of |samples| from -h - reach.
+  const long long lo = -h - reach;
+  const auto e = extended(x, edge, lo, static_cast<long long>(n) + h + 1);
+  std::vector<long double> P(e.size() + 1, 0), PA(e.size() + 1, 0);
+  for (std::size_t j = 0; j < e.size(); ++j) {
+    P[j + 1] = P[j] + e[j];
+    PA[j + 1] = PA[j] + std::fabs(static_cast<long double>(e[j]));
+  }
+  SegmentedCheck r;
+  const long double u = 0x1.0p-24L, cl = c;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto at = [&](long long g) { return static_cast<std::size_t>(g - lo); };
+    const long long gi = static_cast<long long>(i);
+    const long double exact = cl * (P[at(gi + h + 1)] - P[at(gi - h)]);
+    const long double window_abs = cl * (PA[at(gi + h + 1)] - PA[at(gi - h)]);
+    const long double S = cl * (PA[at(gi + h + 1)] - PA[at(gi - h - reach)]);
+    const long double err = std::fabs(static_cast<long double>(out[i]) - exact);
+    if (!(err <= 20 * u * S + 2 * u * std::fabs(static_cast<long double>(out[i]))) && r.first_bad == SIZE_MAX)
+      r.first_bad = i;
+    r.max_rel = std::max(r.max_rel, window_abs > 0 ? double(err / window_abs) : double(err));
+  }
+  return r;
+}
+
+// Random samples, a large offset with small noise (the prefixes' magnitude
+// far above the window's variation), and alternating large signs (the
+// segment totals cancel); n off every tile and segment; w from 1 to wider
+// than the input (the arithmetic takes it; the API refuses w > n); both edges.
+TEST(MovingAverageSegmented, ModelWithinItsErrorBound) {
+  std::mt19937 rng(41);
+  std::uniform_real_distribution<float> u(-1.0f, 1.5f), noise(-0.01f, 0.01f);
+  const std::size_t ns[] = {1, 2, 3, 127, 128, 129, 4095, 4097, 3 * 4096 + 131};
+  int runs = 0;
+  for (int kind = 0; kind < 3; ++kind)
+    for (std::size_t n : ns) {
+      std::vector<float> x(n);
+      for (std::size_t i = 0; i < n; ++i)
+        x[i] = kind == 0 ? u(rng) : kind == 1 ? 1000.0f + noise(rng) : (i % 2 ? -1000.0f : 1000.0f) + noise(rng);
+      for (std::size_t w : {std::size_t(1), std::size_t(3), std::size_t(15), std::size_t(1001), std::size_t(5001)})
+        for (Edge edge : {Edge::zero, Edge::clamp}) {
+          const SegmentedCheck r = check_segmented_model(x, w, edge);
+          ++runs;
+          ASSERT_EQ(r.first_bad, SIZE_MAX) << "kind " << kind << " n=" << n << " w=" << w
+                                           << (edge == Edge::zero ? " zero" : " clamp") << " out[" << r.first_bad << "]";
+          // The bound's size where every sample weighs ~1000 (offset data,
+          // clamped edges): 20 u (w + 127) / w + 2 u of the window's
+          // absolute sum, whatever w and the position.
+          if (kind == 1 && edge == Edge::clamp) {
+            EXPECT_LE(r.max_rel, 0x1.0p-24 * (20.0 * double(w + 127) / double(w) * 1.001 + 2.0)) << n << " " << w;
+          }
+        }
+    }
+  EXPECT_EQ(runs, 3 * 9 * 5 * 2);
+}
+
+// The policy's reason to pick step 7 for float boxes of w >= 127: on the
+// bench's distribution (and on offset data) its max error is below the
+// direct float sum's (shared_window: one FMA per tap, serial), while the
+// tiled float prefix's was 0.95x the direct sum's only at w = 1001 (19x at 127).
+TEST(MovingAverageSegmented, ModelBeatsTheDirectSumFromTheCrossover) {
+  const std::size_t n = std::size_t(1) << 18;
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> u(-0.75f, 1.25f), noise(-0.01f, 0.01f);
+  for (bool offset : {false, true}) {
+    std::vector<float> x(n);
+    for (auto& v : x) v = offset ? 1000.0f + noise(rng) : u(rng);
+    for (std::size_t w : {moving_average_impl::policy::SEGMENTED_MIN_W, std::size_t(1001)}) {
+      const float c = 1.0f / float(w);
+      const MovingAverageSpec spec{Dtype::f32, n, w, Edge::zero, true};
+      const std::vector<float> k(w, c);
+      std::vector<double> ref(n), mag(n);
+      moving_average_impl::cpu::window_sums_f64(x.data(), spec, k.data(), false, 0, n, ref.data());
+      moving_average_impl::cpu::window_sums_f64(x.data(), spec, k.data(), true, 0, n, mag.data());
+      const auto seg = moving_average_impl::segmented::model_outputs(x.data(), n, w, Edge::zero, c);
+      double seg_max = 0, direct_max = 0;
+      const std::size_t h = w / 2;
+      for (std::size_t i = h; i + h < n; ++i) {
+        float acc = 0;
+        for (std::size_t j = i - h; j <= i + h; ++j) acc = std::fma(c, x[j], acc);
+        seg_max = std::max(seg_max, std::fabs(seg[i] - ref[i]) / mag[i]);
+        direct_max = std::max(direct_max, std::fabs(acc - ref[i]) / mag[i]);
+      }
+      RecordProperty((offset ? "offset_w" : "w") + std::to_string(w),
+                     std::to_string(seg_max) + " vs direct " + std::to_string(direct_max));
+      EXPECT_LT(seg_max, direct_max) << (offset ? "offset " : "") << "w=" << w;
+      EXPECT_LT(seg_max, 4e-7) << (offset ? "offset " : "") << "w=" << w;  // a few float roundings of the window
+    }
+  }
 }
 
 TEST(MovingAverageCpu, WidthOneIsTheIdentityTimesTheWeight) {

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <sstream>
@@ -19,6 +20,7 @@
 
 #include "families/moving_average/contract.hpp"
 #include "families/moving_average/cpu_rungs.hpp"
+#include "families/moving_average/segmented_model.hpp"
 #include "harness/registry.hpp"
 #include "harness/runner.hpp"
 #include "tessera/core/buffer.hpp"
@@ -76,6 +78,9 @@ Errors compare(const MovingAverageVariant& v, const MovingAverageSpec& s, const 
       m = 1.5 * std::fabs(double(k[0])) * terms;
     } else if (v.precision == Precision::global_prefix) {
       terms = double(i + s.w);
+      m = 1.5 * std::fabs(double(k[0])) * terms;
+    } else if (v.precision == Precision::segment_prefix) {
+      terms = double(moving_average_impl::SEGMENT_PREFIX_SPAN + s.w);
       m = 1.5 * std::fabs(double(k[0])) * terms;
     }
     const double err = std::fabs(double(got[i]) - ref[i]);
@@ -227,14 +232,55 @@ TEST_F(MovingAverageGpu, RunningSumPrecisionOrdering) {
   const double global = error_of("running_sum_global");
   const double tiled_float = error_of("running_sum_tiled_float");
   const double tiled = error_of("running_sum_tiled");
+  const double segmented = error_of("running_sum_segmented");
   const double direct = error_of("shared_window");
   RecordProperty("global", std::to_string(global));
   RecordProperty("tiled_float", std::to_string(tiled_float));
   RecordProperty("tiled_double", std::to_string(tiled));
+  RecordProperty("segmented", std::to_string(segmented));
+  RecordProperty("direct", std::to_string(direct));
+  // Step 7: a few float roundings of the window (its CPU model: 1.1e-7 at
+  // 2^20 samples), below the direct sum and the tiled float prefix.
+  EXPECT_LT(segmented, direct) << segmented << " vs " << direct;
+  EXPECT_LT(segmented, tiled_float) << segmented << " vs " << tiled_float;
+  EXPECT_LE(segmented, 4e-7);
   EXPECT_GT(global, 10 * tiled_float) << global << " vs " << tiled_float;
   EXPECT_GT(tiled_float, 2 * tiled) << tiled_float << " vs " << tiled;
   EXPECT_LE(tiled, 2 * 0x1.0p-24) << "the compensated running sum: one rounding";
   EXPECT_LE(tiled, direct * 1.01) << "no worse than the direct sum";
+}
+
+// Step 7 rounds exactly as its CPU model (segmented_model.hpp), whose
+// error bound the CPU tests check: every output bitwise equal, on random and
+// offset (1000 + small noise) samples, n off every tile and segment, w from
+// 1 to 8191, both edges, the input aligned and one float off.
+TEST_F(MovingAverageGpu, SegmentedMatchesItsCpuModelBitForBit) {
+  const auto& v = moving_average_impl::variants_ladder().at("running_sum_segmented", "test");
+  const std::size_t ns[] = {1, 3, 127, 129, 4095, 4097, 3 * 4096 + 131, 100003};
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<float> u(-1.0f, 1.5f), noise(-0.01f, 0.01f);
+  int runs = 0;
+  for (bool offset : {false, true})
+    for (std::size_t n : ns)
+      for (std::size_t w : {std::size_t(1), std::size_t(3), std::size_t(15), std::size_t(127), std::size_t(1001),
+                            std::size_t(8191)}) {
+        if (w > n) continue;
+        std::vector<float> x(n);
+        for (auto& e : x) e = offset ? 1000.0f + noise(rng) : u(rng);
+        const auto k = window_of(w, true, 0);
+        const Edge edge = (runs % 2 == 0) ? Edge::zero : Edge::clamp;
+        const MovingAverageSpec s{Dtype::f32, n, w, edge, true};
+        ASSERT_TRUE(v.supports(s));
+        const auto got = run_variant(v, s, x, k, stream(), std::size_t(runs % 2));
+        const auto model = moving_average_impl::segmented::model_outputs(x.data(), n, w, edge, k[0]);
+        ++runs;
+        for (std::size_t i = 0; i < n; ++i)
+          ASSERT_EQ(std::memcmp(&got[i], &model[i], 4), 0)
+              << "n=" << n << " w=" << w << (offset ? " offset" : "") << " out[" << i << "] = " << got[i]
+              << ", the model " << model[i];
+        EXPECT_EQ(compare(v, s, x, k, got).first_bad, SIZE_MAX) << "n=" << n << " w=" << w;
+      }
+  EXPECT_GT(runs, 60);
 }
 
 // A variant's run only enqueues: it captures into a graph.

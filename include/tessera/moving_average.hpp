@@ -12,8 +12,8 @@
 // sample (in[0] on the left, in[n-1] on the right).
 //
 // Types: float and double (every variant takes float; the seed's 3-point
-// rungs, the global running sum and the float-accumulated tiled one take
-// float only). Weights are host memory, `w` values of the element type;
+// rungs, the global running sum, the float-accumulated tiled one and the
+// segmented one take float only). Weights are host memory, `w` values of the element type;
 // w must be odd, at least 1 and at most n. When every weight is the same
 // (a box filter) the wide-window variants compute a running sum instead of
 // w products per sample; which variant the API picks for which w is

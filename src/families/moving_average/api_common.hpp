@@ -54,11 +54,13 @@ void check_weights(std::span<const T> weights) {
 inline const MovingAverageVariant& resolve(const MovingAverageSpec& spec, const std::string& name, bool gpu) {
   std::string chosen = name;
   if (chosen.empty()) {
-    chosen = std::string(policy::pick(gpu, spec.w, spec.uniform));
+    chosen = std::string(policy::pick(gpu, spec.dtype == Dtype::f32, spec.w, spec.uniform));
     require(!chosen.empty(),
-            fmt::format("{}: no GPU variant takes {} weights that are not all equal (widest: w = {}); a filter this "
-                        "wide is a convolution for an FFT, or name variant 'cpu_openmp' with host pointers",
-                        WHO, spec.w, policy::SHARED_MAX_W));
+            fmt::format("{}: no GPU variant takes w = {} {} (widest: w = {}); a filter this wide is a convolution "
+                        "for an FFT, or name variant 'cpu_openmp' with host pointers",
+                        WHO, spec.w,
+                        spec.dtype == Dtype::f32 ? "weights that are not all equal" : "on double samples",
+                        spec.dtype == Dtype::f32 ? policy::SHARED_MAX_W : policy::TILED_MAX_W));
   }
   const MovingAverageVariant& v = variants_ladder().at(chosen, WHO);
   require(v.supports(spec), fmt::format("{}: variant '{}' does not support {}", WHO, chosen, describe(spec)));

@@ -48,13 +48,22 @@ struct MovingAverageCall {
 //                 samples back (error ~ eps * that span's absolute sum);
 //   global_prefix a running sum from one prefix over the whole array: the
 //                 subtraction of two prefixes that start at sample 0 (error
-//                 ~ eps * the absolute sum of everything before the output).
-enum class Precision { window, tile_prefix, global_prefix };
+//                 ~ eps * the absolute sum of everything before the output);
+//   segment_prefix a float prefix re-anchored every 128 samples, the
+//                 segment totals carried in double: error ~ eps * the
+//                 absolute sum of the window and the SEGMENT_PREFIX_SPAN
+//                 samples before it (segmented_prefix.hpp).
+enum class Precision { window, tile_prefix, global_prefix, segment_prefix };
 
 // Samples a tile_prefix variant's prefix spans besides the window (its tile
 // of outputs plus the alignment of its first load); the CUDA rung checks it
 // with a static_assert.
 inline constexpr std::size_t TILE_PREFIX_SPAN = 4096 + 8;
+
+// Samples a segment_prefix variant's prefixes span besides the window: the
+// start of the segment its first sample falls in, at most 127 before it
+// (the CUDA rung checks it with a static_assert).
+inline constexpr std::size_t SEGMENT_PREFIX_SPAN = 128;
 
 struct MovingAverageVariant {
   VariantInfo info;

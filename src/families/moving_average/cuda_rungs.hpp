@@ -32,6 +32,10 @@ void run_running_sum_tiled_float(const MovingAverageCall& call);
 bool supports_running_sum_tiled_float(const MovingAverageSpec& spec);
 void run_running_sum_tiled(const MovingAverageCall& call);
 bool supports_running_sum_tiled(const MovingAverageSpec& spec);
+// 07_running_sum_segmented.cu: box filter from float prefixes re-anchored
+// every 128 samples, the segment totals carried in double (float samples)
+void run_running_sum_segmented(const MovingAverageCall& call);
+bool supports_running_sum_segmented(const MovingAverageSpec& spec);
 
 // The widest windows the shared-memory rungs stage (tile plus halo, and for
 // the tiled running sum its padded double prefixes, in one block's 227 KB).

@@ -5,8 +5,8 @@
 
 namespace tessera {
 
-std::string moving_average_default_variant(Dtype, std::size_t, std::size_t w, bool uniform) {
-  return std::string(moving_average_impl::policy::pick(api::gpu_present(), w, uniform));
+std::string moving_average_default_variant(Dtype t, std::size_t, std::size_t w, bool uniform) {
+  return std::string(moving_average_impl::policy::pick(api::gpu_present(), t == Dtype::f32, w, uniform));
 }
 
 template <class T>

@@ -13,16 +13,27 @@
 
 namespace tessera::moving_average_impl::policy {
 
-// Box filters of at least this many taps take the tiled running sum;
-// narrower ones the register-blocked direct form. Measured on the H100 at 2^28
-// samples (docs/results/moving_average-h100-2026-11-28.json): shared_window
+// Box filters of at least this many taps take a running sum; narrower ones
+// the register-blocked direct form. Measured on the H100 at 2^28 samples
+// (docs/results/moving_average-h100-2026-11-28.json): shared_window
 // 0.721 / 0.759 / 1.047 / 1.931 ms at w = 3 / 15 / 47 / 127 (it turns
 // FMA-bound past w ~ 15), running_sum_tiled flat at 0.80-0.82 ms: they cross
 // at w ~ 22 (linear between 15 and 47).
 inline constexpr std::size_t BOX_CROSSOVER_W = 23;
-// The widest windows the shared-memory rungs take (cuda_rungs.hpp).
+// Float boxes of at least this many taps take the segmented running sum
+// (step 7) instead of the compensated tiled one. Predicted, not measured:
+// its error is at most 20 eps times the window and the 127 samples before it
+// (segmented_prefix.hpp), the direct float sum's ~ eps sqrt(w) times the
+// window's; the CPU model of the kernel on the bench's data
+// (MovingAverageCpu.SegmentedModelAgainstDirectSum) puts its max error at or
+// below shared_window's from w ~ 127, and below the compensated rung's
+// time at every w (predicted ~0.75 ms, ~95 % of copy, against 0.80-0.89).
+inline constexpr std::size_t SEGMENTED_MIN_W = 127;
+// The widest windows the shared-memory rungs take (cuda_rungs.hpp): float;
+// shared_window takes double up to the tiled width.
 inline constexpr std::size_t TILED_MAX_W = 8191;
 inline constexpr std::size_t SHARED_MAX_W = 16383;
+constexpr std::size_t shared_max_w(bool f32) { return f32 ? SHARED_MAX_W : TILED_MAX_W; }
 
 struct Rule {
   std::string_view variant;
@@ -33,13 +44,16 @@ struct Rule {
 };
 
 inline constexpr Rule GPU_RULES[] = {
-    {"running_sum_tiled", "uniform weights, 23 <= w <= 8191", "H100 80GB HBM3",
+    {"running_sum_segmented", "float, uniform weights, 127 <= w <= 8191", "H100 80GB HBM3 (predicted)",
+     "predicted, 2^28 samples: w = 1001 ~0.75 ms (~95% of copy), max error ~1e-7 of the window's absolute sum",
+     "not measured yet"},
+    {"running_sum_tiled", "uniform weights, 23 <= w <= 8191 (double, or float below 127)", "H100 80GB HBM3",
      "2^28 samples: w = 1001 0.890 ms (80.2% of copy), w = 47 0.819 ms (shared_window 1.047)",
      "docs/results/moving_average-h100-2026-11-28.json"},
-    {"shared_window", "any weights, w <= 16383 (below the crossover, general weights, or boxes past 8191)",
+    {"shared_window", "any weights, w <= 16383 (double: 8191) (below the crossover, general weights, or boxes past 8191)",
      "H100 80GB HBM3", "2^28 samples: w = 3 0.721 ms (99.1% of copy), weighted w = 31 0.886 ms (80.6%)",
      "docs/results/moving_average-h100-2026-11-28.json"},
-    {"running_sum_global", "uniform weights, w > 16383", "-",
+    {"running_sum_global", "float, uniform weights, w > 16383", "-",
      "the only GPU variant for such boxes; its float prefix costs precision (docs: Precision)", "-"},
 };
 
@@ -47,17 +61,19 @@ inline constexpr Rule CPU_RULES[] = {
     {"cpu_openmp", "any weights, any w", "-", "the only parallel CPU rung", "-"},
 };
 
-// The GPU pick; empty when no GPU variant takes the call (general weights
-// wider than SHARED_MAX_W).
-constexpr std::string_view pick_gpu(std::size_t w, bool uniform) {
-  if (uniform && w >= BOX_CROSSOVER_W && w <= TILED_MAX_W) return GPU_RULES[0].variant;
-  if (w <= SHARED_MAX_W) return GPU_RULES[1].variant;
-  if (uniform) return GPU_RULES[2].variant;
+// The GPU pick; empty when no GPU variant takes the call (general float
+// weights wider than SHARED_MAX_W, double windows wider than TILED_MAX_W).
+// f32: float samples (steps 5 and 7 take float only).
+constexpr std::string_view pick_gpu(bool f32, std::size_t w, bool uniform) {
+  if (f32 && uniform && w >= SEGMENTED_MIN_W && w <= TILED_MAX_W) return GPU_RULES[0].variant;
+  if (uniform && w >= BOX_CROSSOVER_W && w <= TILED_MAX_W) return GPU_RULES[1].variant;
+  if (w <= shared_max_w(f32)) return GPU_RULES[2].variant;
+  if (f32 && uniform) return GPU_RULES[3].variant;
   return {};
 }
 
-constexpr std::string_view pick(bool gpu, std::size_t w, bool uniform) {
-  return gpu ? pick_gpu(w, uniform) : CPU_RULES[0].variant;
+constexpr std::string_view pick(bool gpu, bool f32, std::size_t w, bool uniform) {
+  return gpu ? pick_gpu(f32, w, uniform) : CPU_RULES[0].variant;
 }
 
 }  // namespace tessera::moving_average_impl::policy

@@ -83,7 +83,7 @@ constexpr std::size_t CROSSOVER_WS[] = {15, 47, 127};
 // 254, 1792 and 4096 outputs), primes, a multi-tile size.
 constexpr std::size_t VERIFY_NS[] = {1, 2, 3, 5, 31, 253, 254, 255, 257, 1791, 1793, 4095, 4097, 8193, 65537, 1000003};
 constexpr std::size_t VERIFY_WS[] = {1, 3, 5, 31, 1001, 4097};
-constexpr std::size_t QUICK_NS[] = {1, 3, 257, 4097, 65537};
+constexpr std::size_t QUICK_NS[] = {1, 3, 129, 257, 4097, 65537};
 constexpr std::size_t QUICK_WS[] = {1, 3, 31, 1001};
 constexpr std::size_t LARGE_N = (std::size_t(1) << 31) + 17;
 
@@ -251,7 +251,7 @@ class MovingAverageProblem final : public Problem {
     return std::string(v.name) + " does not support " + desc_.label;
   }
   std::string api_pick(bool gpu) const override {
-    return std::string(moving_average_impl::policy::pick(gpu, spec_.w, spec_.uniform));
+    return std::string(moving_average_impl::policy::pick(gpu, spec_.dtype == Dtype::f32, spec_.w, spec_.uniform));
   }
   std::unique_ptr<Instance> bind(const VariantInfo& v) override {
     return std::make_unique<MovingAverageInstance>(
@@ -310,6 +310,10 @@ class MovingAverageProblem final : public Problem {
       } else if (v.precision == Precision::global_prefix) {
         terms = double(i + case_.w);
         magnitude = c_abs_ * abs_sum(std::min<std::int64_t>(0, gi - h), gi + h + 1);
+      } else if (v.precision == Precision::segment_prefix) {
+        const auto before = static_cast<std::int64_t>(moving_average_impl::SEGMENT_PREFIX_SPAN);
+        terms = double(moving_average_impl::SEGMENT_PREFIX_SPAN + case_.w);
+        magnitude = c_abs_ * abs_sum(gi - h - before, gi + h + 1);
       }
       // Clamped edges repeat one sample: their roundings add up in step
       // (linearly), the others' like a random walk.
