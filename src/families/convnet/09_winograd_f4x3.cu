@@ -23,6 +23,10 @@
 // workspace; every pass is coalesced (thread index runs along c for U, along t
 // for V, M and the output transform's reads).
 //
+// Groups of images (images_per_pass): where c and m are small, the batch
+// runs in groups whose V and M fit in L2 (the transforms' traffic dominates
+// there); elsewhere in one pass.
+//
 // Bottleneck: the GEMM's FFMA issue on layers with large c and m (ResNet
 // 512->512, AlexNet conv3: ~40-50 TFLOP/s of the gemm kernel); the input and
 // output transforms' DRAM traffic where c and m are small and the image
@@ -30,7 +34,9 @@
 // Accuracy: worse than F(2x2) (F4X3_ERROR_FACTOR). k = 3, stride 1 only; any padding.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "families/convnet/conv_geom.cuh"
@@ -126,9 +132,11 @@ __global__ void __launch_bounds__(THREADS) winograd_f4x3_input_kernel(ConvGeom g
 
 // y[n][mi][4 th + p][4 tw + q] = (A^T M A)[p][q]: thread i = mi * t_count + t
 // reads its 36 sums (coalesced runs of t) and writes the part of its 4x4
-// tile inside the image.
+// tile inside the image, a row of it as one float4 where `vec_rows` (wo % 4
+// == 0 and y 16-byte aligned: every tile row then starts on 16 bytes).
 __global__ void __launch_bounds__(THREADS) winograd_f4x3_output_kernel(ConvGeom g, int tiles_h, int tiles_w,
-                                                                      long long tp, const float* __restrict__ mt,
+                                                                      long long tp, bool vec_rows,
+                                                                      const float* __restrict__ mt,
                                                                       float* __restrict__ y) {
   const long long t_count = static_cast<long long>(g.n) * tiles_h * tiles_w;
   const long long total = t_count * g.m, plane = tp * g.m;
@@ -144,14 +152,20 @@ __global__ void __launch_bounds__(THREADS) winograd_f4x3_output_kernel(ConvGeom 
     float out[TILE * TILE];
     f4x3::output_transform(sums, out);
     float* yp = y + (n * g.m + mi) * g.ho * g.wo;
+    const int w0 = TILE * tw;
 #pragma unroll
     for (int p = 0; p < TILE; ++p) {
       const int ho = TILE * th + p;
-#pragma unroll
-      for (int q = 0; q < TILE; ++q) {
-        const int wo = TILE * tw + q;
-        if (ho < g.ho && wo < g.wo) yp[static_cast<long long>(ho) * g.wo + wo] = out[TILE * p + q];
+      if (ho >= g.ho) break;
+      float* row = yp + static_cast<long long>(ho) * g.wo + w0;
+      if (vec_rows && w0 + TILE <= g.wo) {  // one 16-byte store: a whole row of the tile
+        *reinterpret_cast<float4*>(row) =
+            make_float4(out[TILE * p], out[TILE * p + 1], out[TILE * p + 2], out[TILE * p + 3]);
+        continue;
       }
+#pragma unroll
+      for (int q = 0; q < TILE; ++q)
+        if (w0 + q < g.wo) row[q] = out[TILE * p + q];
     }
   }
 }
@@ -225,49 +239,96 @@ unsigned grid_for(std::size_t work) {
   return unsigned(std::min<std::size_t>(detail::div_up(work, std::size_t(THREADS)), 65536));
 }
 
+// Images per pass. A pass is the input transform, the GEMM and the output
+// transform of a group of images; V and M (36 (c + m) floats per tile) are
+// sized for one group and reused by the next. Where they fit in L2, the GEMM
+// reads V and the output transform reads M from L2 instead of DRAM, and the
+// buffers' lines are rewritten in L2 by the next group. Worth it where the
+// transforms' traffic dominates (c, m <= 128: ResNet 64->64 at 56^2 n64
+// moves 36 * 128 floats per tile through V and M, 231 MB, ~0.08 ms of DRAM
+// reads alone); where c or m is larger the GEMM dominates and smaller groups
+// would cost it waves (AlexNet conv3 n64 in 4 groups: +14 % in the gemm
+// family's wave model), so the whole batch is one pass. PREDICTED, not
+// measured: the lab rows winograd_f4x3_images<N> sweep the group size.
+// The budget: V and M of a group in about 2/3 of the H100's 50 MB L2, the
+// rest for x and y streaming through.
+constexpr std::size_t L2_GROUP_BYTES = std::size_t(32) << 20;
+
+std::size_t images_per_pass(const ConvSpec& s) {
+  if (s.c > 128 || s.m > 128 || s.n <= 1) return s.n;
+  const std::size_t per_image =
+      POS * (s.c + s.m) * ((s.ho + TILE - 1) / TILE) * ((s.wo + TILE - 1) / TILE) * sizeof(float);
+  const std::size_t most = std::clamp<std::size_t>(L2_GROUP_BYTES / per_image, 1, s.n);
+  return detail::div_up(s.n, detail::div_up(s.n, most));  // equal groups: 64 images, at most 9 -> 8 groups of 8
+}
+
+std::size_t workspace_for(const ConvSpec& s, std::size_t images) {
+  ConvSpec group = s;
+  group.n = std::min(std::max<std::size_t>(images, 1), s.n);
+  const Sizes z = sizes_of(group);
+  // + ALIGN: a caller's workspace may start anywhere; run_winograd_f4x3_images aligns it up.
+  return ALIGN + padded_bytes(POS * s.m * s.c) + padded_bytes(z.v) + padded_bytes(z.m);
+}
+
+// One pass over `s.n` images at x, y (a group of the call's batch).
+void run_pass(const ConvSpec& s, const float* x, const float* u, float* v, float* mt, float* y, stream_t stream) {
+  const ConvGeom g = geom_of(s);
+  const Sizes z = sizes_of(s);
+  const auto tp = static_cast<long long>(z.tp);
+  detail::launch("winograd_f4x3_input_kernel", winograd_f4x3_input_kernel, dim3(grid_for(s.c * z.t)), dim3(THREADS),
+                 0, stream, s.c * z.t, g, int(z.tiles_h), int(z.tiles_w), tp, x, v);
+
+  // M[e] (m x t, ld tp) = U[e] (m x c, ld c) * V[e] (c x t, ld tp).
+  const GemmArgs args{s.m, z.t, s.c, s.c, z.tp, z.tp, 1.0f, 0.0f, u, v, mt};
+  const std::size_t a_step = s.m * s.c, b_step = s.c * z.tp, c_step = s.m * z.tp;
+  switch (choose_gemm_tile(s.m, z.t, double(tessera::gpu::sm_count()))) {
+    case 0: launch_batched_gemm<gemm_impl::dev::Tiles128x64x16>(args, a_step, b_step, c_step, stream); break;
+    case 1: launch_batched_gemm<gemm_impl::dev::Tiles64x64x16>(args, a_step, b_step, c_step, stream); break;
+    default: launch_batched_gemm<gemm_impl::dev::Tiles128x128x16Serpentine>(args, a_step, b_step, c_step, stream);
+  }
+
+  detail::launch("winograd_f4x3_output_kernel", winograd_f4x3_output_kernel, dim3(grid_for(s.m * z.t)),
+                 dim3(THREADS), 0, stream, s.m * z.t, g, int(z.tiles_h), int(z.tiles_w), tp,
+                 s.wo % 4 == 0 && reinterpret_cast<std::uintptr_t>(y) % 16 == 0, mt, y);
+}
+
 }  // namespace
 
 bool supports_winograd_f4x3(const ConvSpec& s) {
   if (s.k != 3 || s.stride != 1 || !fits_int32(s)) return false;
   const Sizes z = sizes_of(s);
   constexpr std::size_t LIMIT = std::size_t(1) << 31;
-  // Each plane's matrix stays under 2^31 elements (the gemm kernel's tile
-  // arithmetic), and the GEMM grid's x dimension under 2^31 blocks.
+  // Each operand's 36 planes under 2^31 floats (32-bit tile arithmetic in
+  // the GEMM; its grid's x dimension then stays far below 2^31 blocks).
   return z.u < LIMIT && z.v < LIMIT && z.m < LIMIT;
 }
 
-std::size_t ws_winograd_f4x3(const ConvSpec& s) {
-  const Sizes z = sizes_of(s);
-  return padded_bytes(z.u) + padded_bytes(z.v) + padded_bytes(z.m);
-}
+std::size_t ws_winograd_f4x3(const ConvSpec& s) { return workspace_for(s, images_per_pass(s)); }
 
-void run_winograd_f4x3(const ConvCall& call) {
+std::size_t ws_winograd_f4x3_images(const ConvSpec& s, std::size_t images) { return workspace_for(s, images); }
+
+void run_winograd_f4x3_images(const ConvCall& call, std::size_t images) {
   const ConvSpec& s = call.spec;
   if (s.y_elems() == 0) return;
-  const ConvGeom g = geom_of(s);
-  const Sizes z = sizes_of(s);
-  auto* base = static_cast<unsigned char*>(call.workspace);
+  images = std::min(std::max<std::size_t>(images, 1), s.n);
+  // The GEMM's 16-byte copies and float4 stores need V's and M's rows on
+  // 16-byte boundaries: every part starts on a 256-byte one.
+  const auto raw = reinterpret_cast<std::uintptr_t>(call.workspace);
+  auto* base = static_cast<unsigned char*>(call.workspace) + ((ALIGN - raw % ALIGN) % ALIGN);
   auto* u = reinterpret_cast<float*>(base);
-  auto* v = reinterpret_cast<float*>(base + padded_bytes(z.u));
-  auto* mt = reinterpret_cast<float*>(base + padded_bytes(z.u) + padded_bytes(z.v));
-  const auto tp = static_cast<long long>(z.tp);
+  ConvSpec group = s;
+  group.n = images;
+  const Sizes zg = sizes_of(group);
+  auto* v = reinterpret_cast<float*>(base + padded_bytes(POS * s.m * s.c));
+  auto* mt = reinterpret_cast<float*>(base + padded_bytes(POS * s.m * s.c) + padded_bytes(zg.v));
   detail::launch("winograd_f4x3_filter_kernel", winograd_f4x3_filter_kernel, dim3(grid_for(s.m * s.c)),
                  dim3(THREADS), 0, call.stream, s.m * s.c, static_cast<long long>(s.m * s.c), call.w, u);
-  detail::launch("winograd_f4x3_input_kernel", winograd_f4x3_input_kernel, dim3(grid_for(s.c * z.t)), dim3(THREADS),
-                 0, call.stream, s.c * z.t, g, int(z.tiles_h), int(z.tiles_w), tp, call.x, v);
-
-  // M[e] (m x t, ld tp) = U[e] (m x c, ld c) * V[e] (c x t, ld tp).
-  const GemmArgs args{s.m, z.t, s.c, s.c, z.tp, z.tp, 1.0f, 0.0f, u, v, mt};
-  const std::size_t a_step = s.m * s.c, b_step = s.c * z.tp, c_step = s.m * z.tp;
-  switch (choose_gemm_tile(s.m, z.t, double(tessera::gpu::sm_count()))) {
-    case 0: launch_batched_gemm<gemm_impl::dev::Tiles128x64x16>(args, a_step, b_step, c_step, call.stream); break;
-    case 1: launch_batched_gemm<gemm_impl::dev::Tiles64x64x16>(args, a_step, b_step, c_step, call.stream); break;
-    default:
-      launch_batched_gemm<gemm_impl::dev::Tiles128x128x16Serpentine>(args, a_step, b_step, c_step, call.stream);
+  for (std::size_t n0 = 0; n0 < s.n; n0 += images) {
+    group.n = std::min(images, s.n - n0);
+    run_pass(group, call.x + n0 * s.c * s.h * s.w, u, v, mt, call.y + n0 * s.m * s.ho * s.wo, call.stream);
   }
-
-  detail::launch("winograd_f4x3_output_kernel", winograd_f4x3_output_kernel, dim3(grid_for(s.m * z.t)),
-                 dim3(THREADS), 0, call.stream, s.m * z.t, g, int(z.tiles_h), int(z.tiles_w), tp, mt, call.y);
 }
+
+void run_winograd_f4x3(const ConvCall& call) { run_winograd_f4x3_images(call, images_per_pass(call.spec)); }
 
 }  // namespace tessera::conv_impl
