@@ -64,30 +64,16 @@ std::vector<float> winograd_model(const ConvShape& s, const std::vector<float>& 
 // Winograd's error is not a property of one output's own terms: each of the
 // tile's 36 sums mixes the whole 6x6 patch, so an output whose own window is
 // mostly padding (pad 2, a corner) carries the rounding of its neighbours'
-// inputs too. Its scale is therefore the tile's: the sum of the direct
-// bounds of the valid outputs of its 4x4 tile (same image and filter),
-// which counts every product of the patch at least once.
-std::vector<long double> tile_bounds(const ConvShape& s, const convnet_test::Answer& a) {
-  const std::size_t ho = s.out_h(), wo = s.out_w();
-  std::vector<long double> b(a.bound.size());
-  for (std::size_t plane = 0; plane < s.n * s.m; ++plane)
-    for (std::size_t th = 0; th < ho; th += 4)
-      for (std::size_t tw = 0; tw < wo; tw += 4) {
-        long double sum = 0;
-        for (std::size_t p = th; p < std::min(th + 4, ho); ++p)
-          for (std::size_t q = tw; q < std::min(tw + 4, wo); ++q) sum += a.bound[(plane * ho + p) * wo + q];
-        for (std::size_t p = th; p < std::min(th + 4, ho); ++p)
-          for (std::size_t q = tw; q < std::min(tw + 4, wo); ++q) b[(plane * ho + p) * wo + q] = sum;
-      }
-  return b;
-}
+// inputs too. Its scale is the tile's (convnet_test::at_tile_scale): the sum
+// of the direct bounds of the valid outputs of its 4x4 tile, which counts
+// every product of the patch at least once.
 
 // The largest error as a fraction of winograd_f4x3's bound (F4X3_ERROR_FACTOR
 // times the tile's direct bound; with `own`, of the output's own direct
 // bound instead); NaN counts as infinitely far.
 double worst_fraction(const ConvShape& s, const std::vector<float>& got, const convnet_test::Answer& a,
                       bool own = false) {
-  const std::vector<long double> tile = own ? a.bound : tile_bounds(s, a);
+  const std::vector<long double> tile = own ? a.bound : convnet_test::at_tile_scale(s, a).bound;
   double worst = 0;
   for (std::size_t i = 0; i < got.size(); ++i) {
     const long double err = std::fabs(static_cast<long double>(got[i]) - a.y[i]);
