@@ -7,6 +7,9 @@
 // per element, (2^-24 + 2^-24 (16 + 4 sqrt(c k k))) sum |w||x| — the bound
 // of harness/check.hpp for a float sum, with the sum of the absolute values of
 // that element's own terms as its scale. NaN (the poison) fails.
+// winograd_f4x3 and its lab rows: the same bound at the scale of their 4x4
+// output tiles (the sum of the scales of the tile's valid outputs; each
+// tile comes from one 6x6 input patch: winograd_f4x3.hpp).
 #include <fmt/format.h>
 
 #include <algorithm>
