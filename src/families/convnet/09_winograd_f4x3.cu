@@ -102,15 +102,19 @@ __global__ void __launch_bounds__(THREADS) winograd_f4x3_filter_kernel(long long
 __global__ void __launch_bounds__(THREADS) winograd_f4x3_input_kernel(ConvGeom g, int tiles_h, int tiles_w,
                                                                      long long tp, const float* __restrict__ x,
                                                                      float* __restrict__ v) {
-  const long long t_count = static_cast<long long>(g.n) * tiles_h * tiles_w;
-  const long long total = t_count * g.c, plane = tp * g.c;
-  for (long long i = blockIdx.x * static_cast<long long>(THREADS) + threadIdx.x; i < total;
-       i += static_cast<long long>(gridDim.x) * THREADS) {
-    const long long t = i % t_count, c = i / t_count;
-    const int tw = static_cast<int>(t % tiles_w), th = static_cast<int>(t / tiles_w % tiles_h);
-    const long long n = t / (static_cast<long long>(tiles_w) * tiles_h);
+  // 32-bit indices (64-bit division costs ~4x more issue slots): supports()
+  // keeps 36 c tp < 2^31, and a grid-stride step (<= 2^24) cannot carry an
+  // unsigned index below 2^31 past 2^32.
+  const unsigned tiles = unsigned(tiles_h) * unsigned(tiles_w);
+  const unsigned t_count = unsigned(g.n) * tiles;
+  const unsigned total = t_count * unsigned(g.c);
+  const long long plane = tp * g.c;
+  for (unsigned i = blockIdx.x * THREADS + threadIdx.x; i < total; i += gridDim.x * THREADS) {
+    const unsigned t = i % t_count, c = i / t_count;
+    const unsigned n = t / tiles, in_image = t % tiles;
+    const int th = static_cast<int>(in_image / unsigned(tiles_w)), tw = static_cast<int>(in_image % unsigned(tiles_w));
     const int h0 = TILE * th - g.pad, w0 = TILE * tw - g.pad;
-    const float* xc = x + (n * g.c + c) * g.h * g.w;
+    const float* xc = x + (static_cast<long long>(n) * g.c + c) * g.h * g.w;
     float d[POS];
 #pragma unroll
     for (int r = 0; r < ALPHA; ++r) {
@@ -124,7 +128,7 @@ __global__ void __launch_bounds__(THREADS) winograd_f4x3_input_kernel(ConvGeom g
     }
     float out[POS];
     f4x3::input_transform(d, out);
-    float* vp = v + c * tp + t;
+    float* vp = v + static_cast<long long>(c) * tp + t;
 #pragma unroll
     for (int e = 0; e < POS; ++e) vp[e * plane] = out[e];
   }
@@ -138,20 +142,22 @@ __global__ void __launch_bounds__(THREADS) winograd_f4x3_output_kernel(ConvGeom 
                                                                       long long tp, bool vec_rows,
                                                                       const float* __restrict__ mt,
                                                                       float* __restrict__ y) {
-  const long long t_count = static_cast<long long>(g.n) * tiles_h * tiles_w;
-  const long long total = t_count * g.m, plane = tp * g.m;
-  for (long long i = blockIdx.x * static_cast<long long>(THREADS) + threadIdx.x; i < total;
-       i += static_cast<long long>(gridDim.x) * THREADS) {
-    const long long t = i % t_count, mi = i / t_count;
-    const int tw = static_cast<int>(t % tiles_w), th = static_cast<int>(t / tiles_w % tiles_h);
-    const long long n = t / (static_cast<long long>(tiles_w) * tiles_h);
-    const float* mp = mt + mi * tp + t;
+  // 32-bit indices, as in the input transform (supports(): 36 m tp < 2^31).
+  const unsigned tiles = unsigned(tiles_h) * unsigned(tiles_w);
+  const unsigned t_count = unsigned(g.n) * tiles;
+  const unsigned total = t_count * unsigned(g.m);
+  const long long plane = tp * g.m;
+  for (unsigned i = blockIdx.x * THREADS + threadIdx.x; i < total; i += gridDim.x * THREADS) {
+    const unsigned t = i % t_count, mi = i / t_count;
+    const unsigned n = t / tiles, in_image = t % tiles;
+    const int th = static_cast<int>(in_image / unsigned(tiles_w)), tw = static_cast<int>(in_image % unsigned(tiles_w));
+    const float* mp = mt + static_cast<long long>(mi) * tp + t;
     float sums[POS];
 #pragma unroll
     for (int e = 0; e < POS; ++e) sums[e] = mp[e * plane];
     float out[TILE * TILE];
     f4x3::output_transform(sums, out);
-    float* yp = y + (n * g.m + mi) * g.ho * g.wo;
+    float* yp = y + (static_cast<long long>(n) * g.m + mi) * g.ho * g.wo;
     const int w0 = TILE * tw;
 #pragma unroll
     for (int p = 0; p < TILE; ++p) {
