@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -100,6 +101,26 @@ inline std::vector<tessera::ConvShape> edge_layers() {
           layer(2, 9, 12, 12, 65, 3, 2), layer(3, 16, 9, 9, 129, 3, 1), layer(3, 3, 17, 17, 8, 5, 2),
           layer(2, 5, 15, 16, 12, 3, 1, 2), layer(2, 3, 47, 47, 10, 11, 0, 4), layer(3, 13, 23, 19, 37, 5, 2),
           layer(1, 300, 5, 5, 100, 3, 1), layer(1, 1, 1, 1, 1, 1),      layer(3, 32, 20, 20, 96, 3, 1)};
+}
+
+// The answer with each output's bound replaced by the sum of the bounds of
+// the valid outputs of its tile x tile output block (same image and
+// filter): the scale winograd_f4x3 is checked at (each of its 4x4 tiles
+// comes from one 6x6 patch; docs/convnet.md, "Winograd F(4x4, 3x3)").
+inline Answer at_tile_scale(const tessera::ConvShape& s, Answer a, std::size_t tile = 4) {
+  const std::size_t ho = s.out_h(), wo = s.out_w();
+  const std::vector<long double> own = a.bound;
+  for (std::size_t plane = 0; plane < s.n * s.m; ++plane)
+    for (std::size_t th = 0; th < ho; th += tile)
+      for (std::size_t tw = 0; tw < wo; tw += tile) {
+        const std::size_t h_end = std::min(th + tile, ho), w_end = std::min(tw + tile, wo);
+        long double sum = 0;
+        for (std::size_t p = th; p < h_end; ++p)
+          for (std::size_t q = tw; q < w_end; ++q) sum += own[(plane * ho + p) * wo + q];
+        for (std::size_t p = th; p < h_end; ++p)
+          for (std::size_t q = tw; q < w_end; ++q) a.bound[(plane * ho + p) * wo + q] = sum;
+      }
+  return a;
 }
 
 }  // namespace convnet_test

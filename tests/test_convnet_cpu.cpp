@@ -65,9 +65,10 @@ TEST(ConvCpu, GpuPolicyFollowsTheMeasuredWinners) {
   auto gpu_pick = [](const ConvShape& s) {
     return std::string(tessera::conv_impl::policy::pick(tessera::conv_impl::make_spec(s), true));
   };
-  EXPECT_EQ(gpu_pick(layer(64, 64, 56, 56, 64, 3, 1)), "winograd_fused");
-  EXPECT_EQ(gpu_pick(layer(64, 512, 7, 7, 512, 3, 1)), "winograd_fused");
-  EXPECT_EQ(gpu_pick(layer(64, 256, 13, 13, 384, 3, 1)), "winograd_fused");  // AlexNet conv3: 3136 tiles
+  EXPECT_EQ(gpu_pick(layer(64, 64, 56, 56, 64, 3, 1)), "winograd_f4x3");     // predicted (policy.hpp)
+  EXPECT_EQ(gpu_pick(layer(64, 512, 7, 7, 512, 3, 1)), "winograd_f4x3");
+  EXPECT_EQ(gpu_pick(layer(64, 256, 13, 13, 384, 3, 1)), "winograd_f4x3");
+  EXPECT_EQ(gpu_pick(layer(8, 16, 56, 56, 64, 3, 1)), "winograd_fused");    // c 16: below the F(4x4) rule
   EXPECT_EQ(gpu_pick(layer(1, 64, 56, 56, 64, 3, 1)), "winograd_fused");    // 784 tiles
   EXPECT_EQ(gpu_pick(layer(1, 512, 7, 7, 512, 3, 1)), "implicit_gemm");
   EXPECT_EQ(gpu_pick(layer(64, 3, 227, 227, 96, 11, 0, 4)), "implicit_gemm");

@@ -6,6 +6,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -184,6 +185,88 @@ TEST_F(ConvGpuApi, TooSmallWorkspaceIsRefused) {
   EXPECT_THROW(tessera::conv_forward(l.dx.data(), l.dw.data(), l.dy.data(), s,
                                      {.variant = "im2col_gemm", .workspace = {ws.data(), bytes - 1}}),
                tessera::Error);
+}
+
+}  // namespace
+
+// ---- winograd_f4x3 (step 9) ------------------------------------------------
+namespace {
+
+// Checked at the scale of its 4x4 output tiles (winograd_f4x3.hpp: each
+// tile's 36 sums mix the whole 6x6 patch): the direct bound summed over the
+// tile's valid outputs, times F4X3_ERROR_FACTOR.
+namespace f4x3_gpu {
+
+::testing::AssertionResult within_tile_bound(const ConvShape& s, const std::vector<float>& got,
+                                             const convnet_test::Answer& a) {
+  return convnet_test::within_bound(got, convnet_test::at_tile_scale(s, a));
+}
+
+void run_and_check(const ConvShape& s, std::uint32_t seed, cudaStream_t stream) {
+  SCOPED_TRACE(convnet_test::name_of(s));
+  Layer l(s, seed);
+  tessera::conv_forward(l.dx.data(), l.dw.data(), l.dy.data(), s, {.variant = "winograd_f4x3", .stream = stream});
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  EXPECT_TRUE(within_tile_bound(s, l.result(), convnet_test::expected(s, l.x, l.w)));
+}
+
+}  // namespace f4x3_gpu
+
+class ConvGpuF4x3 : public tessera_test::GpuFixture<::testing::Test> {};
+
+// The shared edge layers (3x3, stride 1), tiny images under pad 1 (one 4x4
+// tile mostly outside), ho not a multiple of 4, c = 1, m = 1, n = 1, m and c
+// off every GEMM tile (67, 129, 300), pad 0 and 2, non-square images.
+TEST_F(ConvGpuF4x3, EdgeLayersWithinTheTileBound) {
+  std::uint32_t seed = 500;
+  for (const ConvShape& s : convnet_test::edge_layers())
+    if (s.k == 3 && s.stride == 1) f4x3_gpu::run_and_check(s, seed++, stream());
+  const ConvShape tiny[] = {layer(2, 3, 1, 1, 5, 3, 1), layer(1, 4, 2, 2, 1, 3, 1), layer(3, 1, 3, 3, 6, 3, 1),
+                            layer(1, 5, 4, 4, 7, 3, 1), layer(2, 2, 5, 5, 3, 3, 1), layer(1, 33, 9, 9, 67, 3, 1),
+                            layer(1, 3, 6, 17, 4, 3, 1), layer(3, 1, 15, 15, 4, 3, 2)};
+  for (const ConvShape& s : tiny) f4x3_gpu::run_and_check(s, seed++, stream());
+}
+
+// The 3x3 layers at small batch (every GEMM tile configuration the
+// wave model picks: 128x64 for m 512, 128x128 for m 384, 64x64 for m 64).
+TEST_F(ConvGpuF4x3, NetworkLayersAtSmallBatch) {
+  const ConvShape layers[] = {layer(2, 256, 13, 13, 384, 3, 1), layer(4, 512, 7, 7, 512, 3, 1),
+                              layer(2, 64, 56, 56, 64, 3, 1), layer(1, 128, 28, 28, 128, 3, 1)};
+  std::uint32_t seed = 600;
+  for (const ConvShape& s : layers) f4x3_gpu::run_and_check(s, seed++, stream());
+}
+
+// With a caller's workspace it allocates nothing and can be captured into a graph.
+TEST_F(ConvGpuF4x3, CallerWorkspaceAndGraphCapture) {
+  const ConvShape s = layer(3, 40, 11, 11, 70, 3, 1);
+  Layer l(s, 7);
+  const std::size_t bytes = tessera::conv_forward_workspace_bytes(s, {.variant = "winograd_f4x3"});
+  ASSERT_GT(bytes, 0u);
+  DeviceBuffer<unsigned char> ws(bytes);
+  const tessera::ConvOptions o{.variant = "winograd_f4x3", .stream = stream(), .workspace = {ws.data(), bytes}};
+  const auto used = tessera_test::pool_bytes_used_by(
+      [&] { tessera::conv_forward(l.dx.data(), l.dw.data(), l.dy.data(), s, o); });
+  EXPECT_EQ(used, 0u);
+  l.dy.fill_bytes(0xFF);
+  device_sync();
+  tessera_test::CapturedGraph graph(stream(), [&] { tessera::conv_forward(l.dx.data(), l.dw.data(), l.dy.data(), s, o); });
+  ASSERT_TRUE(graph.ok());
+  ASSERT_EQ(graph.launch(stream()), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(stream()), cudaSuccess);
+  EXPECT_TRUE(f4x3_gpu::within_tile_bound(s, l.result(), convnet_test::expected(s, l.x, l.w)));
+}
+
+TEST_F(ConvGpuF4x3, RefusesOtherFilters) {
+  const ConvShape five = layer(1, 2, 9, 9, 3, 5), strided = layer(1, 2, 9, 9, 3, 3, 1, 2);
+  for (const ConvShape& s : {five, strided}) {
+    Layer l(s, 5);
+    try {
+      tessera::conv_forward(l.dx.data(), l.dw.data(), l.dy.data(), s, {.variant = "winograd_f4x3"});
+      ADD_FAILURE() << "winograd_f4x3 accepted " << convnet_test::name_of(s);
+    } catch (const tessera::Error& e) {
+      EXPECT_NE(std::string(e.what()).find("does not support"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

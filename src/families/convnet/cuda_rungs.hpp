@@ -29,6 +29,13 @@ bool supports_winograd_f2x3(const ConvSpec& s);
 void run_winograd_fused(const ConvCall& call);
 std::size_t ws_winograd_fused(const ConvSpec& s);
 bool supports_winograd_fused(const ConvSpec& s);
+// 09_winograd_f4x3.cu: Winograd F(4x4, 3x3), the 36 products as one batched GEMM (k = 3, stride 1).
+void run_winograd_f4x3(const ConvCall& call);
+std::size_t ws_winograd_f4x3(const ConvSpec& s);
+bool supports_winograd_f4x3(const ConvSpec& s);
+// The same in groups of `images` images per pass (the lab's sweep of the group size).
+void run_winograd_f4x3_images(const ConvCall& call, std::size_t images);
+std::size_t ws_winograd_f4x3_images(const ConvSpec& s, std::size_t images);
 // 07_cudnn.cu: cudnnConvolutionForward, FP32 FMA math, the algorithm cuDNN finds fastest.
 void run_cudnn(const ConvCall& call);
 std::size_t ws_cudnn(const ConvSpec& s);

@@ -15,6 +15,7 @@
 // rows; a shape class the bench did not cover is "to be measured".
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 
 #include "families/convnet/contract.hpp"
@@ -31,6 +32,20 @@ struct Rule {
 };
 
 inline bool every_shape(const ConvSpec&) { return true; }
+// PREDICTED, not measured: 3x3 stride-1 layers of at least 2^32 flops
+// with c and m >= 32 (the three batch-64 layers): winograd_f4x3's 4x fewer
+// multiply-adds in one batched GEMM launch over its 36 positions beat
+// winograd_fused's 2.25x (which ran 0.52-0.76x cuDNN there). Predicted
+// (docs/convnet.md, "Winograd F(4x4, 3x3)"): ResNet 512->512 7^2 n64 ~0.16
+// ms (1.2x cuDNN), AlexNet conv3 n64 ~0.21 ms (1.2x), ResNet 64->64 56^2
+// n64 ~0.25 ms (1.05x). Small c or m: the transforms' traffic (36 (c + m)
+// floats per tile) is not paid for by a short GEMM.
+inline bool winograd_f4x3_large(const ConvSpec& s) {
+  if (s.k != 3 || s.stride != 1 || s.c < 32 || s.m < 32 || s.flops() < double(std::uint64_t(1) << 32)) return false;
+  const std::size_t tiles = s.n * ((s.ho + 3) / 4) * ((s.wo + 3) / 4);  // its supports(): 36 (c or m) tiles < 2^31
+  return fits_int32(s) && 36.0 * double(s.c > s.m ? s.c : s.m) * double(tiles + 3) < double(std::uint64_t(1) << 31);
+}
+
 // 3x3 stride-1 layers over at least 512 2x2 output tiles (n * ceil(ho/2) *
 // ceil(wo/2)): winograd_fused's 2.25x fewer multiply-adds pay for its
 // transforms there (measured: fastest of tessera's rungs on all three n64
@@ -67,6 +82,10 @@ inline constexpr Rule GPU_RULES[] = {
      "LeNet-5 conv1 n1: 0.0030 ms, 1.44x cuDNN (implicit_gemm 0.0071 ms, 0.61x); conv2 n1: 0.0116 ms, 1.34x "
      "(implicit_gemm 1.07x); conv1 n64: 0.0078 ms, 1.00x (implicit_gemm 0.94x)",
      "bench-convnet.txt, 2026-11-28 (round 1)"},
+    {"winograd_f4x3", "k = 3, stride 1, c >= 32, m >= 32, at least 2^32 flops", winograd_f4x3_large, "H100",
+     "PREDICTED, to be measured: ResNet-50 3x3 512->512 7^2 n64 ~0.16 ms (~1.2x cuDNN), AlexNet conv3 n64 ~0.21 "
+     "ms (~1.2x), ResNet-50 3x3 64->64 56^2 n64 ~0.25 ms (~1.05x)",
+     "docs/convnet.md (prediction, session 32)"},
     {"winograd_fused", "k = 3, stride 1, n * 2x2 tiles >= 512", winograd_3x3_many_tiles, "H100",
      "ResNet-50 3x3 64->64 56^2 n64: 0.346 ms, 0.76x cuDNN (winograd_f2x3 0.506, implicit_gemm 0.574); "
      "512->512 7^2 n64: 0.385 ms, 0.52x (winograd_f2x3 0.534); AlexNet conv3 n64: 0.432 ms, 0.58x "

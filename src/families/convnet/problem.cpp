@@ -7,8 +7,12 @@
 // per element, (2^-24 + 2^-24 (16 + 4 sqrt(c k k))) sum |w||x| — the bound
 // of harness/check.hpp for a float sum, with the sum of the absolute values of
 // that element's own terms as its scale. NaN (the poison) fails.
+// winograd_f4x3 and its lab rows: the same bound at the scale of their 4x4
+// output tiles (the sum of the scales of the tile's valid outputs; each
+// tile comes from one 6x6 input patch: winograd_f4x3.hpp).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -28,6 +32,7 @@
 #include "tessera/core/buffer.hpp"
 #include "tessera/core/cuda_check.hpp"
 #include "families/convnet/cuda_rungs.hpp"
+#include "families/convnet/winograd_f4x3.hpp"
 #endif
 
 namespace tessera::harness {
@@ -91,8 +96,16 @@ constexpr Layer VERIFY[] = {
     {"tiny", shape(1, 1, 1, 1, 1)},
     {"lenet5 conv1", shape(3, 1, 32, 6, 5)},
     {"resnet 7x7 c64", shape(1, 64, 7, 70, 3, 1)},
+    // Winograd's edge tiles: images of 1 to 4 pixels a side with pad 1 (one
+    // 4x4 output tile, mostly outside), ho = 9 (a partial last tile) with c
+    // and m off every tile size.
+    {"winograd 1x1 p1", shape(2, 3, 1, 5, 3, 1)},
+    {"winograd 2x2 p1 m1", shape(1, 4, 2, 1, 3, 1)},
+    {"winograd 3x3 p1 c1", shape(3, 1, 3, 6, 3, 1)},
+    {"winograd 4x4 p1", shape(1, 5, 4, 7, 3, 1)},
+    {"winograd 9x9 p1", shape(1, 33, 9, 67, 3, 1)},
 };
-constexpr std::size_t QUICK[] = {0, 1, 3, 5, 6, 8, 9, 10, 12};
+constexpr std::size_t QUICK[] = {0, 1, 3, 5, 6, 8, 9, 10, 12, 17, 18, 19, 20, 21};
 
 // The CPU rungs are timed on the small layers only (the batch-64 layers are
 // 6 to 20 GFLOP: seconds each even on 16 cores): the serial reference up to
@@ -169,12 +182,19 @@ class ConvProblem final : public Problem {
   const float* dev_w() const { return static_cast<const float*>(dev_w_.data()); }
 #endif
 
-  CheckResult compare(const float* y) const {
+  // A rung whose outputs mix more terms than their own (winograd_f4x3: each
+  // output tile from one 6x6 patch) is checked at the scale of its output
+  // tiles: `tile` > 0 replaces each output's sum |w||x| by the sum of those
+  // of the valid outputs of its tile x tile block (same image and filter),
+  // times `factor` (f4x3::F4X3_ERROR_FACTOR; docs/convnet.md).
+  CheckResult compare(const float* y, double factor = 1.0, std::size_t tile = 0) const {
     if (ref_.empty()) {  // the answer, once per problem (the first check)
       ref_.resize(spec_.y_elems());
       abs_.resize(spec_.y_elems());
       conv_impl::cpu::reference_with_bounds(spec_, x_.data(), w_.data(), ref_.data(), abs_.data());
     }
+    const std::vector<double> tile_abs = tile > 0 ? tile_sums(tile) : std::vector<double>();
+    const std::vector<double>& scale = tile > 0 ? tile_abs : abs_;
     CheckResult r;
     r.ok = true;
     std::size_t bad = 0, first_bad = 0;
@@ -182,7 +202,7 @@ class ConvProblem final : public Problem {
       const double err = std::fabs(double(y[i]) - ref_[i]);
       const double rel = ref_[i] != 0 ? err / std::fabs(ref_[i]) : err;
       r.max_rel_err = std::max(r.max_rel_err, std::isnan(rel) ? std::numeric_limits<double>::infinity() : rel);
-      if (!(err <= sum_tolerance(Dtype::f32, Accum::native, spec_.gemm_k(), abs_[i]))) {
+      if (!(err <= factor * sum_tolerance(Dtype::f32, Accum::native, spec_.gemm_k(), scale[i]))) {
         if (bad++ == 0) first_bad = i;
       }
     }
@@ -192,12 +212,29 @@ class ConvProblem final : public Problem {
       r.detail = fmt::format("{} of {} outputs outside the FP32 bound; first y[n={}][m={}][{}][{}] = {} (expected {}, "
                              "bound {:.3g})",
                              bad, ref_.size(), i / (spec_.m * P), i / P % spec_.m, i % P / spec_.wo, i % spec_.wo,
-                             y[i], ref_[i], sum_tolerance(Dtype::f32, Accum::native, spec_.gemm_k(), abs_[i]));
+                             y[i], ref_[i], factor * sum_tolerance(Dtype::f32, Accum::native, spec_.gemm_k(), scale[i]));
     }
     return r;
   }
 
  private:
+  // abs_ summed over the valid outputs of each tile x tile output block.
+  std::vector<double> tile_sums(std::size_t tile) const {
+    const std::size_t ho = spec_.ho, wo = spec_.wo;
+    std::vector<double> out(abs_.size());
+    for (std::size_t plane = 0; plane < spec_.n * spec_.m; ++plane)
+      for (std::size_t th = 0; th < ho; th += tile)
+        for (std::size_t tw = 0; tw < wo; tw += tile) {
+          const std::size_t h_end = std::min(th + tile, ho), w_end = std::min(tw + tile, wo);
+          double sum = 0;
+          for (std::size_t p = th; p < h_end; ++p)
+            for (std::size_t q = tw; q < w_end; ++q) sum += abs_[(plane * ho + p) * wo + q];
+          for (std::size_t p = th; p < h_end; ++p)
+            for (std::size_t q = tw; q < w_end; ++q) out[(plane * ho + p) * wo + q] = sum;
+        }
+    return out;
+  }
+
   ConvSpec spec_;
   bool gpu_;
   ProblemDesc desc_;
@@ -249,7 +286,9 @@ CheckResult ConvInstance::check(stream_t stream) {
   TESSERA_CUDA(cudaStreamSynchronize(stream));
   TESSERA_CUDA(cudaGetLastError());
   dev_y_.download(got.data(), got.size() * sizeof(float));
-  CheckResult r = problem_.compare(got.data());
+  CheckResult r = variant_.info.name.starts_with("winograd_f4x3")  // the rung and its lab rows
+                      ? problem_.compare(got.data(), conv_impl::f4x3::F4X3_ERROR_FACTOR, conv_impl::f4x3::F4X3_ERROR_TILE)
+                      : problem_.compare(got.data());
   if (variant_.run == conv_impl::run_cudnn) r.note = conv_impl::cudnn_choice(s);  // which algorithm the row timed
   return r;
 #else
