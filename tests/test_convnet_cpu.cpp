@@ -71,11 +71,16 @@ TEST(ConvCpu, GpuPolicyFollowsTheMeasuredWinners) {
   EXPECT_EQ(gpu_pick(layer(1, 64, 56, 56, 64, 3, 1)), "winograd_fused");    // 784 tiles
   EXPECT_EQ(gpu_pick(layer(1, 512, 7, 7, 512, 3, 1)), "implicit_gemm");
   EXPECT_EQ(gpu_pick(layer(64, 3, 227, 227, 96, 11, 0, 4)), "implicit_gemm");
-  EXPECT_EQ(gpu_pick(layer(64, 6, 14, 14, 16, 5)), "implicit_gemm");  // LeNet conv2 n64: 30.7 MFLOP
-  EXPECT_EQ(gpu_pick(layer(1, 6, 14, 14, 16, 5)), "im2col_gemm");     // 0.48 MFLOP, 6 channels
-  EXPECT_EQ(gpu_pick(layer(64, 1, 32, 32, 6, 5)), "shared_tiled");    // 15.1 MFLOP
-  EXPECT_EQ(gpu_pick(layer(1, 1, 32, 32, 6, 5)), "shared_tiled");
-  EXPECT_EQ(gpu_pick(layer(1, 2, 8, 8, 2, 13, 6)), "implicit_gemm");  // k 13: beyond the tiny rule
+  // LeNet-5's layers (at most 2^25 flops): resident_image (predicted).
+  EXPECT_EQ(gpu_pick(layer(64, 6, 14, 14, 16, 5)), "resident_image");  // conv2 n64: 30.7 MFLOP
+  EXPECT_EQ(gpu_pick(layer(1, 6, 14, 14, 16, 5)), "resident_image");   // 0.48 MFLOP, 6 channels
+  EXPECT_EQ(gpu_pick(layer(64, 1, 32, 32, 6, 5)), "resident_image");   // 15.1 MFLOP
+  EXPECT_EQ(gpu_pick(layer(1, 1, 32, 32, 6, 5)), "resident_image");
+  EXPECT_EQ(gpu_pick(layer(1, 2, 8, 8, 2, 13, 6)), "resident_image");  // k 13, pad 6
+  // Past 2^25 flops, or an input too deep for one row of every channel in
+  // 48 KiB: the earlier rules.
+  EXPECT_EQ(gpu_pick(layer(2, 6, 14, 14, 16, 5)), "resident_image");
+  EXPECT_EQ(gpu_pick(layer(2, 512, 7, 7, 8, 3, 1)), "shared_tiled");   // 512 x 3 x 9 floats: 54 KiB
   EXPECT_EQ(gpu_pick(layer(64, 64, 56, 56, 64, 3, 1, 2)), "implicit_gemm");  // stride 2
 }
 

@@ -29,6 +29,9 @@ bool supports_winograd_f2x3(const ConvSpec& s);
 void run_winograd_fused(const ConvCall& call);
 std::size_t ws_winograd_fused(const ConvSpec& s);
 bool supports_winograd_fused(const ConvSpec& s);
+// 09_resident_image.cu: small layers, the image band and a group of filters resident in shared memory.
+void run_resident_image(const ConvCall& call);
+bool supports_resident_image(const ConvSpec& s);
 // 07_cudnn.cu: cudnnConvolutionForward, FP32 FMA math, the algorithm cuDNN finds fastest.
 void run_cudnn(const ConvCall& call);
 std::size_t ws_cudnn(const ConvSpec& s);
