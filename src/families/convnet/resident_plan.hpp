@@ -88,8 +88,14 @@ inline bool supports_resident_image(const ConvSpec& s) {
 // measures them): STAGE_CYCLES a load from L2 plus the barrier, CPI_WARP a
 // lone warp's cycles per instruction (shared-load latency partly hidden by
 // its own independent FMAs), IPC two of the four schedulers' issue slots.
-inline double predicted_cycles(const ConvSpec& s, const Plan& p, int sms) {
-  constexpr double STAGE_CYCLES = 1200, CPI_WARP = 2.0, IPC = 2.0;
+struct Model {
+  double stage_cycles = 1200, cpi_warp = 2.0, ipc = 2.0;
+  int only_r = 0;       // the lab's sweeps: 2 or 4 pixels a thread only (0: either)
+  int max_slices = 8;   // and at most this many channel slices
+};
+
+inline double predicted_cycles(const ConvSpec& s, const Plan& p, int sms, const Model& model = {}) {
+  const double STAGE_CYCLES = model.stage_cycles, CPI_WARP = model.cpi_warp, IPC = model.ipc;
   const long long pix = (long long)p.band * (long long)s.wo;
   const long long pix_tiles = (pix + p.r - 1) / p.r;
   const long long tiles = (long long)(p.mb / p.g) * pix_tiles;
@@ -113,15 +119,16 @@ inline double predicted_cycles(const ConvSpec& s, const Plan& p, int sms) {
 // (up to every filter), bands of 1 to ho rows (at most 64 choices) and 1 to
 // 8 slices, within MAX_THREADS threads and SMEM_LIMIT bytes. Requires
 // supports_resident_image(s).
-inline Plan choose_plan(const ConvSpec& s, int sms) {
+inline Plan choose_plan(const ConvSpec& s, int sms, const Model& model = {}) {
   const int g = filters_per_thread(s);
   const int m_round = int((s.m + std::size_t(g) - 1) / std::size_t(g)) * g;
-  Plan best = make_plan(s, g, 2, g, 1, 1);
+  Plan best = make_plan(s, g, model.only_r == 4 ? 4 : 2, g, 1, 1);
   best.tps = std::min<int>(MAX_THREADS, int((std::size_t(best.r) - 1 + s.wo) / std::size_t(best.r)));
-  double best_cycles = predicted_cycles(s, best, sms);
+  double best_cycles = predicted_cycles(s, best, sms, model);
   const int ho = int(s.ho);
-  const int max_slices = int(std::min<std::size_t>(s.c, 8));
-  for (int r : {2, 4})
+  const int max_slices = int(std::min<std::size_t>(s.c, std::size_t(std::max(1, model.max_slices))));
+  for (int r : {2, 4}) {
+    if (model.only_r != 0 && r != model.only_r) continue;
     for (int mb = g;; mb = std::min(mb * 2, m_round)) {
       int last_band = 0;
       for (int bands = 1; bands <= ho && bands <= 64; ++bands) {
@@ -135,12 +142,13 @@ inline Plan choose_plan(const ConvSpec& s, int sms) {
           const long long pix_tiles = ((long long)band * (long long)s.wo + r - 1) / r;
           const long long tiles = (long long)(mb / g) * pix_tiles;
           p.tps = int(std::min<long long>(tiles, MAX_THREADS / slices));
-          const double cycles = predicted_cycles(s, p, sms);
+          const double cycles = predicted_cycles(s, p, sms, model);
           if (cycles < best_cycles) best = p, best_cycles = cycles;
         }
       }
       if (mb == m_round) break;
     }
+  }
   return best;
 }
 

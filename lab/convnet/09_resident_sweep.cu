@@ -1,0 +1,70 @@
+// The lab's sweep of convnet step 9 (resident_image, Role::tuning): the same
+// kernels under other plans. The product's plan is the least predicted time
+// of resident_plan.hpp's model (STAGE_CYCLES 1200, CPI_WARP 2, IPC 2: first
+// guesses); each row here changes one constant of the model or pins one
+// knob, so `tessera-lab bench convnet` shows which plans the H100 prefers on
+// LeNet-5's layers and which constants would have chosen them:
+//   latency-light model (cpi 1, ipc 4): fewer, longer threads
+//   latency-heavy model (cpi 4): more threads, more channel slices
+//   issue-bound model (ipc 1): fewer instructions (bigger register tiles)
+//   staging-heavy (3000 cycles) / -light (400): fewer / more blocks
+//   r2, r4: 2 or 4 pixels a thread only; one slice: no partial sums
+#include "convnet/lab_rungs.hpp"
+#include "families/convnet/cuda_rungs.hpp"
+#include "families/convnet/resident_plan.hpp"
+
+#include <cuda_runtime.h>
+
+#include "tessera/core/cuda_check.hpp"
+
+namespace tessera::lab::convnet_lab {
+
+namespace {
+
+using conv_impl::ConvCall;
+using conv_impl::ConvSpec;
+namespace resident = conv_impl::resident;
+
+int sms() {
+  static const int count = [] {
+    int dev = 0, n = 0;
+    TESSERA_CUDA(cudaGetDevice(&dev));
+    TESSERA_CUDA(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev));
+    return n;
+  }();
+  return count;
+}
+
+// The constants as template arguments (tenths), so that each row is a plain function.
+template <int STAGE, int CPI10, int IPC10, int ONLY_R, int MAX_SLICES>
+void run_point(const ConvCall& call) {
+  resident::Model model;
+  model.stage_cycles = STAGE;
+  model.cpi_warp = CPI10 / 10.0;
+  model.ipc = IPC10 / 10.0;
+  model.only_r = ONLY_R;
+  model.max_slices = MAX_SLICES;
+  conv_impl::run_resident_image_with(call, resident::choose_plan(call.spec, sms(), model));
+}
+
+std::size_t no_workspace(const ConvSpec&) { return 0; }
+
+}  // namespace
+
+std::vector<conv_impl::ConvVariant> resident_sweep_rows() {
+  using ladder::roles::CUDA;
+  using ladder::roles::TUNING;
+  const auto supports = conv_impl::supports_resident_image;
+  return {
+      {{"convnet", "resident_cpi1_ipc4", 9, CUDA, TUNING, "resident_image sweep: latency-light model (CPI 1, IPC 4): fewer, longer threads", false}, supports, no_workspace, nullptr, run_point<1200, 10, 40, 0, 8>},
+      {{"convnet", "resident_cpi4", 9, CUDA, TUNING, "resident_image sweep: latency-heavy model (CPI 4): more threads and channel slices", false}, supports, no_workspace, nullptr, run_point<1200, 40, 20, 0, 8>},
+      {{"convnet", "resident_ipc1", 9, CUDA, TUNING, "resident_image sweep: issue-bound model (IPC 1): bigger register tiles", false}, supports, no_workspace, nullptr, run_point<1200, 20, 10, 0, 8>},
+      {{"convnet", "resident_stage3000", 9, CUDA, TUNING, "resident_image sweep: staging 3000 cycles: fewer, larger blocks", false}, supports, no_workspace, nullptr, run_point<3000, 20, 20, 0, 8>},
+      {{"convnet", "resident_stage400", 9, CUDA, TUNING, "resident_image sweep: staging 400 cycles: more, smaller blocks", false}, supports, no_workspace, nullptr, run_point<400, 20, 20, 0, 8>},
+      {{"convnet", "resident_r2", 9, CUDA, TUNING, "resident_image sweep: 2 pixels a thread only", false}, supports, no_workspace, nullptr, run_point<1200, 20, 20, 2, 8>},
+      {{"convnet", "resident_r4", 9, CUDA, TUNING, "resident_image sweep: 4 pixels a thread only", false}, supports, no_workspace, nullptr, run_point<1200, 20, 20, 4, 8>},
+      {{"convnet", "resident_one_slice", 9, CUDA, TUNING, "resident_image sweep: one channel slice (no partial sums in shared memory)", false}, supports, no_workspace, nullptr, run_point<1200, 20, 20, 0, 1>},
+  };
+}
+
+}  // namespace tessera::lab::convnet_lab
