@@ -4,11 +4,13 @@
 // guesses); each row here changes one constant of the model or pins one
 // knob, so `tessera-lab bench convnet` shows which plans the H100 prefers on
 // LeNet-5's layers and which constants would have chosen them:
-//   latency-light model (cpi 1, ipc 4): fewer, longer threads
 //   latency-heavy model (cpi 4): more threads, more channel slices
 //   issue-bound model (ipc 1): fewer instructions (bigger register tiles)
-//   staging-heavy (3000 cycles) / -light (400): fewer / more blocks
 //   r2, r4: 2 or 4 pixels a thread only; one slice: no partial sums
+//   cells 2x / 4x: at least 2 or 4 blocks an SM (smaller cells)
+//   threads 64: blocks of at most 64 threads (many small blocks)
+// (The latency-light and staging-cost variants pick the product's plan on
+// all four LeNet-5 layers, so they are not rows.)
 #include "convnet/lab_rungs.hpp"
 #include "families/convnet/cuda_rungs.hpp"
 #include "families/convnet/resident_plan.hpp"
@@ -36,7 +38,8 @@ int sms() {
 }
 
 // The constants as template arguments (tenths), so that each row is a plain function.
-template <int STAGE, int CPI10, int IPC10, int ONLY_R, int MAX_SLICES>
+template <int STAGE, int CPI10, int IPC10, int ONLY_R, int MAX_SLICES, int MIN_CELLS_PER_SM = 0,
+          int MAX_THREADS = resident::MAX_THREADS>
 void run_point(const ConvCall& call) {
   resident::Model model;
   model.stage_cycles = STAGE;
@@ -44,6 +47,8 @@ void run_point(const ConvCall& call) {
   model.ipc = IPC10 / 10.0;
   model.only_r = ONLY_R;
   model.max_slices = MAX_SLICES;
+  model.min_cells_per_sm = MIN_CELLS_PER_SM;
+  model.max_threads = MAX_THREADS;
   conv_impl::run_resident_image_with(call, resident::choose_plan(call.spec, sms(), model));
 }
 
@@ -56,14 +61,14 @@ std::vector<conv_impl::ConvVariant> resident_sweep_rows() {
   using ladder::roles::TUNING;
   const auto supports = conv_impl::supports_resident_image;
   return {
-      {{"convnet", "resident_cpi1_ipc4", 9, CUDA, TUNING, "resident_image sweep: latency-light model (CPI 1, IPC 4): fewer, longer threads", false}, supports, no_workspace, nullptr, run_point<1200, 10, 40, 0, 8>},
-      {{"convnet", "resident_cpi4", 9, CUDA, TUNING, "resident_image sweep: latency-heavy model (CPI 4): more threads and channel slices", false}, supports, no_workspace, nullptr, run_point<1200, 40, 20, 0, 8>},
-      {{"convnet", "resident_ipc1", 9, CUDA, TUNING, "resident_image sweep: issue-bound model (IPC 1): bigger register tiles", false}, supports, no_workspace, nullptr, run_point<1200, 20, 10, 0, 8>},
-      {{"convnet", "resident_stage3000", 9, CUDA, TUNING, "resident_image sweep: staging 3000 cycles: fewer, larger blocks", false}, supports, no_workspace, nullptr, run_point<3000, 20, 20, 0, 8>},
-      {{"convnet", "resident_stage400", 9, CUDA, TUNING, "resident_image sweep: staging 400 cycles: more, smaller blocks", false}, supports, no_workspace, nullptr, run_point<400, 20, 20, 0, 8>},
-      {{"convnet", "resident_r2", 9, CUDA, TUNING, "resident_image sweep: 2 pixels a thread only", false}, supports, no_workspace, nullptr, run_point<1200, 20, 20, 2, 8>},
-      {{"convnet", "resident_r4", 9, CUDA, TUNING, "resident_image sweep: 4 pixels a thread only", false}, supports, no_workspace, nullptr, run_point<1200, 20, 20, 4, 8>},
-      {{"convnet", "resident_one_slice", 9, CUDA, TUNING, "resident_image sweep: one channel slice (no partial sums in shared memory)", false}, supports, no_workspace, nullptr, run_point<1200, 20, 20, 0, 1>},
+      {{"convnet", "resident_cpi4", 9, CUDA, TUNING, "resident_image sweep: latency-heavy model (CPI 4): more threads and channel slices", true}, supports, no_workspace, nullptr, run_point<1200, 40, 20, 0, 8>},
+      {{"convnet", "resident_ipc1", 9, CUDA, TUNING, "resident_image sweep: issue-bound model (IPC 1): bigger register tiles", true}, supports, no_workspace, nullptr, run_point<1200, 20, 10, 0, 8>},
+      {{"convnet", "resident_r2", 9, CUDA, TUNING, "resident_image sweep: 2 pixels a thread only", true}, supports, no_workspace, nullptr, run_point<1200, 20, 20, 2, 8>},
+      {{"convnet", "resident_r4", 9, CUDA, TUNING, "resident_image sweep: 4 pixels a thread only", true}, supports, no_workspace, nullptr, run_point<1200, 20, 20, 4, 8>},
+      {{"convnet", "resident_cells2x", 9, CUDA, TUNING, "resident_image sweep: at least 2 blocks an SM", true}, supports, no_workspace, nullptr, run_point<1200, 20, 20, 0, 8, 2>},
+      {{"convnet", "resident_cells4x", 9, CUDA, TUNING, "resident_image sweep: at least 4 blocks an SM", true}, supports, no_workspace, nullptr, run_point<1200, 20, 20, 0, 8, 4>},
+      {{"convnet", "resident_threads64", 9, CUDA, TUNING, "resident_image sweep: blocks of at most 64 threads", true}, supports, no_workspace, nullptr, run_point<1200, 20, 20, 0, 8, 0, 64>},
+      {{"convnet", "resident_one_slice", 9, CUDA, TUNING, "resident_image sweep: one channel slice (no partial sums in shared memory)", true}, supports, no_workspace, nullptr, run_point<1200, 20, 20, 0, 1>},
   };
 }
 

@@ -90,8 +90,11 @@ inline bool supports_resident_image(const ConvSpec& s) {
 // its own independent FMAs), IPC two of the four schedulers' issue slots.
 struct Model {
   double stage_cycles = 1200, cpi_warp = 2.0, ipc = 2.0;
-  int only_r = 0;       // the lab's sweeps: 2 or 4 pixels a thread only (0: either)
-  int max_slices = 8;   // and at most this many channel slices
+  // The lab's sweeps pin knobs the constants rarely move:
+  int only_r = 0;             // 2 or 4 pixels a thread only (0: either)
+  int max_slices = 8;         // at most this many channel slices
+  int min_cells_per_sm = 0;   // at least this many blocks an SM (when the layer has them)
+  int max_threads = MAX_THREADS;
 };
 
 inline double predicted_cycles(const ConvSpec& s, const Plan& p, int sms, const Model& model = {}) {
@@ -122,9 +125,13 @@ inline double predicted_cycles(const ConvSpec& s, const Plan& p, int sms, const 
 inline Plan choose_plan(const ConvSpec& s, int sms, const Model& model = {}) {
   const int g = filters_per_thread(s);
   const int m_round = int((s.m + std::size_t(g) - 1) / std::size_t(g)) * g;
+  const int max_threads = std::clamp(model.max_threads, 1, MAX_THREADS);
+  // The smallest cell (always within the limits when supported): the answer
+  // if no candidate meets the pinned knobs.
   Plan best = make_plan(s, g, model.only_r == 4 ? 4 : 2, g, 1, 1);
-  best.tps = std::min<int>(MAX_THREADS, int((std::size_t(best.r) - 1 + s.wo) / std::size_t(best.r)));
-  double best_cycles = predicted_cycles(s, best, sms, model);
+  best.tps = std::min<int>(max_threads, int((std::size_t(best.r) - 1 + s.wo) / std::size_t(best.r)));
+  double best_cycles = 1e300;
+  const long long min_cells = std::min<long long>((long long)model.min_cells_per_sm * sms, best.cells);
   const int ho = int(s.ho);
   const int max_slices = int(std::min<std::size_t>(s.c, std::size_t(std::max(1, model.max_slices))));
   for (int r : {2, 4}) {
@@ -141,7 +148,8 @@ inline Plan choose_plan(const ConvSpec& s, int sms, const Model& model = {}) {
           if (slices > 1 && (slices - 1) * p.cps >= int(s.c)) continue;  // an empty slice
           const long long pix_tiles = ((long long)band * (long long)s.wo + r - 1) / r;
           const long long tiles = (long long)(mb / g) * pix_tiles;
-          p.tps = int(std::min<long long>(tiles, MAX_THREADS / slices));
+          if (slices > max_threads || p.cells < min_cells) continue;
+          p.tps = int(std::min<long long>(tiles, max_threads / slices));
           const double cycles = predicted_cycles(s, p, sms, model);
           if (cycles < best_cycles) best = p, best_cycles = cycles;
         }
