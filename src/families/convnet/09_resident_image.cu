@@ -79,23 +79,41 @@ __global__ void __launch_bounds__(MAX_THREADS) conv_resident_image_kernel(CellGe
   const int tid = threadIdx.x, threads = blockDim.x;
 
   // Stage the band's input rows of every channel (coalesced along rows).
+  // The (channel, row, column) of element i moves on by a fixed step each
+  // round: divisions once, not per element (at ~16 elements a thread they
+  // would cost as much as the FMAs).
   const int plane = p.in_rows * p.in_cols;
   const int h0 = oh0 * g.stride - g.pad;
   const float* xn = x + static_cast<long long>(n) * g.c * g.h * g.w;
-  for (int i = tid; i < g.c * plane; i += threads) {
-    const int ci = i / plane, rem = i - ci * plane;
-    const int row = rem / p.in_cols, col = rem - row * p.in_cols;
-    const int hi = h0 + row, wi = col - g.pad;
-    float v = 0.0f;
-    if (static_cast<unsigned>(hi) < static_cast<unsigned>(g.h) && static_cast<unsigned>(wi) < static_cast<unsigned>(g.w))
-      v = __ldg(xn + (ci * g.h + hi) * g.w + wi);
-    xs[i] = v;
+  {
+    const int step_rows_all = threads / p.in_cols, step_col = threads - step_rows_all * p.in_cols;
+    const int step_ci = step_rows_all / p.in_rows, step_row = step_rows_all - step_ci * p.in_rows;
+    int row = tid / p.in_cols, col = tid - row * p.in_cols;
+    int ci = row / p.in_rows;
+    row -= ci * p.in_rows;
+    for (int i = tid; i < g.c * plane; i += threads) {
+      const int hi = h0 + row, wi = col - g.pad;
+      float v = 0.0f;
+      if (static_cast<unsigned>(hi) < static_cast<unsigned>(g.h) && static_cast<unsigned>(wi) < static_cast<unsigned>(g.w))
+        v = __ldg(xn + (ci * g.h + hi) * g.w + wi);
+      xs[i] = v;
+      col += step_col;
+      if (col >= p.in_cols) col -= p.in_cols, ++row;
+      row += step_row, ci += step_ci;
+      if (row >= p.in_rows) row -= p.in_rows, ++ci;
+    }
   }
-  // Stage the filters m0 .. m0+mb-1 (zeros past m), transposed to tap-major.
+  // Stage the filters m0 .. m0+mb-1 (zeros past m), transposed to tap-major
+  // (filter j's tap e at e * mb + j), the same stepping.
   const int ckk = g.c * g.k * g.k;
-  for (int i = tid; i < p.mb * ckk; i += threads) {
-    const int j = i / ckk, e = i - j * ckk;
-    ws[e * p.mb + j] = m0 + j < g.m ? __ldg(w + static_cast<long long>(m0 + j) * ckk + e) : 0.0f;
+  {
+    const int step_j = threads / ckk, step_e = threads - step_j * ckk;
+    int j = tid / ckk, e = tid - j * ckk;
+    for (int i = tid; i < p.mb * ckk; i += threads) {
+      ws[e * p.mb + j] = m0 + j < g.m ? __ldg(w + static_cast<long long>(m0 + j) * ckk + e) : 0.0f;
+      e += step_e, j += step_j;
+      if (e >= ckk) e -= ckk, ++j;
+    }
   }
   __syncthreads();
 
