@@ -17,7 +17,7 @@
 
 #include <cuda_runtime.h>
 
-#include "tessera/core/cuda_check.hpp"
+#include "tessera/blocks/device.cuh"
 
 namespace tessera::lab::convnet_lab {
 
@@ -27,15 +27,6 @@ using conv_impl::ConvCall;
 using conv_impl::ConvSpec;
 namespace resident = conv_impl::resident;
 
-int sms() {
-  static const int count = [] {
-    int dev = 0, n = 0;
-    TESSERA_CUDA(cudaGetDevice(&dev));
-    TESSERA_CUDA(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev));
-    return n;
-  }();
-  return count;
-}
 
 // The constants as template arguments (tenths), so that each row is a plain function.
 template <int STAGE, int CPI10, int IPC10, int ONLY_R, int MAX_SLICES, int MIN_CELLS_PER_SM = 0,
@@ -49,7 +40,7 @@ void run_point(const ConvCall& call) {
   model.max_slices = MAX_SLICES;
   model.min_cells_per_sm = MIN_CELLS_PER_SM;
   model.max_threads = MAX_THREADS;
-  conv_impl::run_resident_image_with(call, resident::choose_plan(call.spec, sms(), model));
+  conv_impl::run_resident_image_with(call, resident::choose_plan(call.spec, gpu::sm_count(), model));
 }
 
 std::size_t no_workspace(const ConvSpec&) { return 0; }

@@ -28,6 +28,7 @@
 #include "families/convnet/conv_geom.cuh"
 #include "families/convnet/cuda_rungs.hpp"
 #include "families/convnet/resident_plan.hpp"
+#include "tessera/blocks/device.cuh"
 #include "tessera/blocks/launch.cuh"
 #include "tessera/core/cuda_check.hpp"
 #include "tessera/core/error.hpp"
@@ -191,15 +192,6 @@ __global__ void __launch_bounds__(MAX_THREADS) conv_resident_image_kernel(CellGe
   }
 }
 
-int sm_count() {
-  static const int count = [] {
-    int dev = 0, sms = 0;
-    TESSERA_CUDA(cudaGetDevice(&dev));
-    TESSERA_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    return sms;
-  }();
-  return count;
-}
 
 template <int G, int R>
 void launch_cells(const ConvCall& call, const resident::Plan& plan) {
@@ -256,7 +248,7 @@ void run_resident_image(const ConvCall& call) {
   const bool same = last.valid && last.spec.n == s.n && last.spec.c == s.c && last.spec.h == s.h &&
                     last.spec.w == s.w && last.spec.m == s.m && last.spec.k == s.k && last.spec.pad == s.pad &&
                     last.spec.stride == s.stride;
-  if (!same) last = {s, resident::choose_plan(s, sm_count()), true};
+  if (!same) last = {s, resident::choose_plan(s, gpu::sm_count()), true};
   run_resident_image_with(call, last.plan);
 }
 
