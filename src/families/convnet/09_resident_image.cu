@@ -61,6 +61,77 @@ __device__ __forceinline__ void load_weights(const float* p, float (&v)[G]) {
   }
 }
 
+// Staging: element i of a thread's share (i = tid, tid + threads, ...)
+// read from global memory and written to shared memory at dst(). The
+// steppers hold the element's coordinates and move them on by `threads`
+// with additions only (the divisions happen once, in the constructor).
+constexpr int STAGE_BATCH = 8;
+
+// The band's input rows: element i is (channel ci, row, col) of the
+// [c][in_rows][in_cols] stack, zero outside the image.
+struct XStepper {
+  const float* xn;
+  int h, w, pad, h0, in_rows, in_cols;
+  int ci, row, col;
+  int step_ci, step_row, step_col;
+  __device__ XStepper(const CellGeom& p, const float* x_image, int h0_, int tid, int threads)
+      : xn(x_image), h(p.g.h), w(p.g.w), pad(p.g.pad), h0(h0_), in_rows(p.in_rows), in_cols(p.in_cols) {
+    row = tid / in_cols, col = tid - row * in_cols;
+    ci = row / in_rows, row -= ci * in_rows;
+    const int rows = threads / in_cols;
+    step_col = threads - rows * in_cols, step_ci = rows / in_rows, step_row = rows - step_ci * in_rows;
+  }
+  __device__ float load() const {
+    const int hi = h0 + row, wi = col - pad;
+    return static_cast<unsigned>(hi) < static_cast<unsigned>(h) && static_cast<unsigned>(wi) < static_cast<unsigned>(w)
+               ? __ldg(xn + (ci * h + hi) * w + wi)
+               : 0.0f;
+  }
+  __device__ int dst() const { return (ci * in_rows + row) * in_cols + col; }
+  __device__ void advance() {
+    col += step_col;
+    if (col >= in_cols) col -= in_cols, ++row;
+    row += step_row, ci += step_ci;
+    if (row >= in_rows) row -= in_rows, ++ci;
+  }
+};
+
+// The group's filters: element i is tap e of filter m0 + j (w is [m][c k k]),
+// stored at e * mb + j; zero past the last filter.
+struct WStepper {
+  const float* w;
+  int m_left, ckk, mb;
+  int j, e, step_j, step_e;
+  __device__ WStepper(const CellGeom& p, const float* w_, int m0, int ckk_, int tid, int threads)
+      : w(w_ + static_cast<long long>(m0) * ckk_), m_left(p.g.m - m0), ckk(ckk_), mb(p.mb) {
+    j = tid / ckk, e = tid - j * ckk;
+    step_j = threads / ckk, step_e = threads - step_j * ckk;
+  }
+  __device__ float load() const { return j < m_left ? __ldg(w + j * ckk + e) : 0.0f; }
+  __device__ int dst() const { return e * mb + j; }
+  __device__ void advance() {
+    e += step_e, j += step_j;
+    if (e >= ckk) e -= ckk, ++j;
+  }
+};
+
+template <class Stepper>
+__device__ __forceinline__ void stage_batched(Stepper st, int total, int tid, int threads, float* dst) {
+  for (int i0 = tid; i0 < total; i0 += STAGE_BATCH * threads) {
+    float v[STAGE_BATCH];
+    int d[STAGE_BATCH];
+#pragma unroll
+    for (int u = 0; u < STAGE_BATCH; ++u) {
+      v[u] = i0 + u * threads < total ? st.load() : 0.0f;
+      d[u] = st.dst();
+      st.advance();
+    }
+#pragma unroll
+    for (int u = 0; u < STAGE_BATCH; ++u)
+      if (i0 + u * threads < total) dst[d[u]] = v[u];
+  }
+}
+
 template <int G, int R>
 __global__ void __launch_bounds__(MAX_THREADS) conv_resident_image_kernel(CellGeom p, const float* __restrict__ x,
                                                                           const float* __restrict__ w,
@@ -79,45 +150,18 @@ __global__ void __launch_bounds__(MAX_THREADS) conv_resident_image_kernel(CellGe
   const int rows_out = min(p.band, g.ho - oh0);
   const int tid = threadIdx.x, threads = blockDim.x;
 
-  // Stage the band's input rows of every channel (coalesced along rows).
-  // The (channel, row, column) of element i moves on by a fixed step each
-  // round: divisions once, not per element (at ~16 elements a thread they
-  // would cost as much as the FMAs).
-  const int plane = p.in_rows * p.in_cols;
+  // Stage the band's input rows of every channel (coalesced along rows) and
+  // the filters m0 .. m0+mb-1 (zeros past m), tap-major. STAGE_BATCH loads
+  // a thread are in flight at once (one round trip to L2 per batch, not per
+  // element), and the steppers move the indices on without a division.
   const int h0 = oh0 * g.stride - g.pad;
-  const float* xn = x + static_cast<long long>(n) * g.c * g.h * g.w;
-  {
-    const int step_rows_all = threads / p.in_cols, step_col = threads - step_rows_all * p.in_cols;
-    const int step_ci = step_rows_all / p.in_rows, step_row = step_rows_all - step_ci * p.in_rows;
-    int row = tid / p.in_cols, col = tid - row * p.in_cols;
-    int ci = row / p.in_rows;
-    row -= ci * p.in_rows;
-    for (int i = tid; i < g.c * plane; i += threads) {
-      const int hi = h0 + row, wi = col - g.pad;
-      float v = 0.0f;
-      if (static_cast<unsigned>(hi) < static_cast<unsigned>(g.h) && static_cast<unsigned>(wi) < static_cast<unsigned>(g.w))
-        v = __ldg(xn + (ci * g.h + hi) * g.w + wi);
-      xs[i] = v;
-      col += step_col;
-      if (col >= p.in_cols) col -= p.in_cols, ++row;
-      row += step_row, ci += step_ci;
-      if (row >= p.in_rows) row -= p.in_rows, ++ci;
-    }
-  }
-  // Stage the filters m0 .. m0+mb-1 (zeros past m), transposed to tap-major
-  // (filter j's tap e at e * mb + j), the same stepping.
+  stage_batched(XStepper(p, x + static_cast<long long>(n) * g.c * g.h * g.w, h0, tid, threads),
+                g.c * p.in_rows * p.in_cols, tid, threads, xs);
   const int ckk = g.c * g.k * g.k;
-  {
-    const int step_j = threads / ckk, step_e = threads - step_j * ckk;
-    int j = tid / ckk, e = tid - j * ckk;
-    for (int i = tid; i < p.mb * ckk; i += threads) {
-      ws[e * p.mb + j] = m0 + j < g.m ? __ldg(w + static_cast<long long>(m0 + j) * ckk + e) : 0.0f;
-      e += step_e, j += step_j;
-      if (e >= ckk) e -= ckk, ++j;
-    }
-  }
+  stage_batched(WStepper(p, w, m0, ckk, tid, threads), p.mb * ckk, tid, threads, ws);
   __syncthreads();
 
+  const int plane = p.in_rows * p.in_cols;
   const int s = tid / p.tps, t = tid - s * p.tps;  // slice, thread within it
   const int c_begin = s * p.cps, c_end = min(g.c, c_begin + p.cps);
   const int pix = rows_out * g.wo;                 // this band's output pixels
