@@ -1,6 +1,6 @@
 // The lab's sweep of convnet step 9 (resident_image, Role::tuning): the same
 // kernels under other plans. The product's plan is the least predicted time
-// of resident_plan.hpp's model (STAGE_CYCLES 1200, CPI_WARP 2, IPC 2: first
+// of resident_plan.hpp's model (STAGE_CYCLES 600 a round trip, CPI_WARP 2, IPC 2: first
 // guesses); each row here changes one constant of the model or pins one
 // knob, so `tessera-lab bench convnet` shows which plans the H100 prefers on
 // LeNet-5's layers and which constants would have chosen them:
@@ -52,14 +52,14 @@ std::vector<conv_impl::ConvVariant> resident_sweep_rows() {
   using ladder::roles::TUNING;
   const auto supports = conv_impl::supports_resident_image;
   return {
-      {{"convnet", "resident_cpi4", 9, CUDA, TUNING, "resident_image sweep: latency-heavy model (CPI 4): more threads and channel slices", true}, supports, no_workspace, nullptr, run_point<1200, 40, 20, 0, 8>},
-      {{"convnet", "resident_ipc1", 9, CUDA, TUNING, "resident_image sweep: issue-bound model (IPC 1): bigger register tiles", true}, supports, no_workspace, nullptr, run_point<1200, 20, 10, 0, 8>},
-      {{"convnet", "resident_r2", 9, CUDA, TUNING, "resident_image sweep: 2 pixels a thread only", true}, supports, no_workspace, nullptr, run_point<1200, 20, 20, 2, 8>},
-      {{"convnet", "resident_r4", 9, CUDA, TUNING, "resident_image sweep: 4 pixels a thread only", true}, supports, no_workspace, nullptr, run_point<1200, 20, 20, 4, 8>},
-      {{"convnet", "resident_cells2x", 9, CUDA, TUNING, "resident_image sweep: at least 2 blocks an SM", true}, supports, no_workspace, nullptr, run_point<1200, 20, 20, 0, 8, 2>},
-      {{"convnet", "resident_cells4x", 9, CUDA, TUNING, "resident_image sweep: at least 4 blocks an SM", true}, supports, no_workspace, nullptr, run_point<1200, 20, 20, 0, 8, 4>},
-      {{"convnet", "resident_threads64", 9, CUDA, TUNING, "resident_image sweep: blocks of at most 64 threads", true}, supports, no_workspace, nullptr, run_point<1200, 20, 20, 0, 8, 0, 64>},
-      {{"convnet", "resident_one_slice", 9, CUDA, TUNING, "resident_image sweep: one channel slice (no partial sums in shared memory)", true}, supports, no_workspace, nullptr, run_point<1200, 20, 20, 0, 1>},
+      {{"convnet", "resident_cpi4", 9, CUDA, TUNING, "resident_image sweep: latency-heavy model (CPI 4): more threads and channel slices", true}, supports, no_workspace, nullptr, run_point<600, 40, 20, 0, 8>},
+      {{"convnet", "resident_ipc1", 9, CUDA, TUNING, "resident_image sweep: issue-bound model (IPC 1): bigger register tiles", true}, supports, no_workspace, nullptr, run_point<600, 20, 10, 0, 8>},
+      {{"convnet", "resident_r2", 9, CUDA, TUNING, "resident_image sweep: 2 pixels a thread only", true}, supports, no_workspace, nullptr, run_point<600, 20, 20, 2, 8>},
+      {{"convnet", "resident_r4", 9, CUDA, TUNING, "resident_image sweep: 4 pixels a thread only", true}, supports, no_workspace, nullptr, run_point<600, 20, 20, 4, 8>},
+      {{"convnet", "resident_cells2x", 9, CUDA, TUNING, "resident_image sweep: at least 2 blocks an SM", true}, supports, no_workspace, nullptr, run_point<600, 20, 20, 0, 8, 2>},
+      {{"convnet", "resident_cells4x", 9, CUDA, TUNING, "resident_image sweep: at least 4 blocks an SM", true}, supports, no_workspace, nullptr, run_point<600, 20, 20, 0, 8, 4>},
+      {{"convnet", "resident_threads64", 9, CUDA, TUNING, "resident_image sweep: blocks of at most 64 threads", true}, supports, no_workspace, nullptr, run_point<600, 20, 20, 0, 8, 0, 64>},
+      {{"convnet", "resident_one_slice", 9, CUDA, TUNING, "resident_image sweep: one channel slice (no partial sums in shared memory)", true}, supports, no_workspace, nullptr, run_point<600, 20, 20, 0, 1>},
   };
 }
 

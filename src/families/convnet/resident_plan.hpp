@@ -85,11 +85,12 @@ inline bool supports_resident_image(const ConvSpec& s) {
 // holds at once each wait one staging round trip, then their threads' serial
 // instructions; the SM issues at most IPC warp instructions a cycle across
 // them. The constants are first guesses (the lab's resident_image sweep
-// measures them): STAGE_CYCLES a load from L2 plus the barrier, CPI_WARP a
+// measures them): STAGE_CYCLES one round trip to L2 (a thread stages 8
+// values a round trip, the input then the filters), CPI_WARP a
 // lone warp's cycles per instruction (shared-load latency partly hidden by
 // its own independent FMAs), IPC two of the four schedulers' issue slots.
 struct Model {
-  double stage_cycles = 1200, cpi_warp = 2.0, ipc = 2.0;
+  double stage_cycles = 600, cpi_warp = 2.0, ipc = 2.0;
   // The lab's sweeps pin knobs the constants rarely move:
   int only_r = 0;             // 2 or 4 pixels a thread only (0: either)
   int max_slices = 8;         // at most this many channel slices
@@ -113,8 +114,10 @@ inline double predicted_cycles(const ConvSpec& s, const Plan& p, int sms, const 
   const long long resident = std::max<long long>(1, std::min<long long>({64 / warps, 32, by_smem}));
   const long long per_sm = (p.cells + sms - 1) / sms;
   const long long waves = (per_sm + resident - 1) / resident;
-  const double latency = STAGE_CYCLES + thread_instr * CPI_WARP;
-  const double throughput = double(per_sm) * warps * thread_instr / IPC + STAGE_CYCLES;
+  const long long batch = 8LL * p.threads();
+  const double rounds = double((p.x_floats + batch - 1) / batch + (p.w_floats + batch - 1) / batch);
+  const double latency = STAGE_CYCLES * rounds + thread_instr * CPI_WARP;
+  const double throughput = double(per_sm) * warps * thread_instr / IPC + STAGE_CYCLES * rounds;
   return std::max(double(waves) * latency, throughput);
 }
 
