@@ -126,3 +126,37 @@ TEST(ConvCpu, BadInputNamesTheArgument) {
 }
 
 }  // namespace
+
+// resident_image's plan (resident_plan.hpp, host-side): on every layer it
+// supports, for 132 SMs and for 1, the chosen cut stays within its limits
+// (48 KiB, 256 threads, whole filter groups a thread) and covers the layer:
+// cells = n x filter groups x row bands, channel slices that are not empty.
+TEST(ConvCpu, ResidentImagePlansStayWithinTheirLimits) {
+  namespace ri = tessera::conv_impl::resident;
+  std::vector<ConvShape> layers = convnet_test::edge_layers();
+  for (const ConvShape& s : {layer(64, 6, 14, 14, 16, 5), layer(1, 6, 14, 14, 16, 5), layer(64, 1, 32, 32, 6, 5),
+                             layer(1, 1, 32, 32, 6, 5), layer(1, 2, 64, 64, 10, 3, 1), layer(65, 2, 6, 6, 5, 3, 1)})
+    layers.push_back(s);
+  int supported = 0;
+  for (const ConvShape& shape : layers) {
+    SCOPED_TRACE(convnet_test::name_of(shape));
+    const auto s = tessera::conv_impl::make_spec(shape);
+    if (!ri::supports_resident_image(s)) continue;
+    ++supported;
+    for (int sms : {132, 1}) {
+      const ri::Plan p = ri::choose_plan(s, sms);
+      EXPECT_LE(p.smem_bytes(), ri::SMEM_LIMIT);
+      EXPECT_GE(p.threads(), 1);
+      EXPECT_LE(p.threads(), ri::MAX_THREADS);
+      EXPECT_EQ(p.mb % p.g, 0);
+      EXPECT_TRUE(p.r == 2 || p.r == 4);
+      EXPECT_TRUE(p.g == 1 || p.g == 2 || p.g == 4);
+      EXPECT_LT(std::size_t((p.slices - 1) * p.cps), s.c);  // the last slice has a channel
+      EXPECT_EQ(std::size_t(p.cells), s.n * ((s.m + p.mb - 1) / p.mb) * ((s.ho + p.band - 1) / p.band));
+      EXPECT_GE(p.in_cols, int((s.wo - 1) * s.stride + s.k));
+    }
+  }
+  EXPECT_GE(supported, int(layers.size()) - 1);  // all but the 300-channel layer
+  // Past the limit: 512 channels of 7x7 need 54 KiB for one output row.
+  EXPECT_FALSE(ri::supports_resident_image(tessera::conv_impl::make_spec(layer(1, 512, 7, 7, 8, 3, 1))));
+}
