@@ -16,6 +16,7 @@ void register_all() {
   register_histogram_lab();
   register_coulomb_lab();
   register_convnet_winograd_lab();
+  register_convnet_lab();
 }
 
 }  // namespace tessera::lab

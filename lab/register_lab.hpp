@@ -16,6 +16,7 @@ void register_batched_scan_lab();
 void register_histogram_lab();
 void register_coulomb_lab();
 void register_convnet_winograd_lab();
+void register_convnet_lab();
 
 
 }  // namespace tessera::lab

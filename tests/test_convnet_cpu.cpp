@@ -72,11 +72,16 @@ TEST(ConvCpu, GpuPolicyFollowsTheMeasuredWinners) {
   EXPECT_EQ(gpu_pick(layer(1, 64, 56, 56, 64, 3, 1)), "winograd_fused");    // 784 tiles
   EXPECT_EQ(gpu_pick(layer(1, 512, 7, 7, 512, 3, 1)), "implicit_gemm");
   EXPECT_EQ(gpu_pick(layer(64, 3, 227, 227, 96, 11, 0, 4)), "implicit_gemm");
-  EXPECT_EQ(gpu_pick(layer(64, 6, 14, 14, 16, 5)), "implicit_gemm");  // LeNet conv2 n64: 30.7 MFLOP
-  EXPECT_EQ(gpu_pick(layer(1, 6, 14, 14, 16, 5)), "im2col_gemm");     // 0.48 MFLOP, 6 channels
-  EXPECT_EQ(gpu_pick(layer(64, 1, 32, 32, 6, 5)), "shared_tiled");    // 15.1 MFLOP
-  EXPECT_EQ(gpu_pick(layer(1, 1, 32, 32, 6, 5)), "shared_tiled");
-  EXPECT_EQ(gpu_pick(layer(1, 2, 8, 8, 2, 13, 6)), "implicit_gemm");  // k 13: beyond the tiny rule
+  // LeNet-5's layers (at most 2^25 flops): resident_image (predicted).
+  EXPECT_EQ(gpu_pick(layer(64, 6, 14, 14, 16, 5)), "resident_image");  // conv2 n64: 30.7 MFLOP
+  EXPECT_EQ(gpu_pick(layer(1, 6, 14, 14, 16, 5)), "resident_image");   // 0.48 MFLOP, 6 channels
+  EXPECT_EQ(gpu_pick(layer(64, 1, 32, 32, 6, 5)), "resident_image");   // 15.1 MFLOP
+  EXPECT_EQ(gpu_pick(layer(1, 1, 32, 32, 6, 5)), "resident_image");
+  EXPECT_EQ(gpu_pick(layer(1, 2, 8, 8, 2, 13, 6)), "resident_image");  // k 13, pad 6
+  // Past 2^25 flops, or an input too deep for one row of every channel in
+  // 48 KiB: the earlier rules.
+  EXPECT_EQ(gpu_pick(layer(2, 6, 14, 14, 16, 5)), "resident_image");
+  EXPECT_EQ(gpu_pick(layer(2, 512, 7, 7, 8, 3, 1)), "shared_tiled");   // 512 x 3 x 9 floats: 54 KiB
   EXPECT_EQ(gpu_pick(layer(64, 64, 56, 56, 64, 3, 1, 2)), "implicit_gemm");  // stride 2
 }
 
@@ -122,3 +127,37 @@ TEST(ConvCpu, BadInputNamesTheArgument) {
 }
 
 }  // namespace
+
+// resident_image's plan (resident_plan.hpp, host-side): on every layer it
+// supports, for 132 SMs and for 1, the chosen cut stays within its limits
+// (48 KiB, 256 threads, whole filter groups a thread) and covers the layer:
+// cells = n x filter groups x row bands, channel slices that are not empty.
+TEST(ConvCpu, ResidentImagePlansStayWithinTheirLimits) {
+  namespace ri = tessera::conv_impl::resident;
+  std::vector<ConvShape> layers = convnet_test::edge_layers();
+  for (const ConvShape& s : {layer(64, 6, 14, 14, 16, 5), layer(1, 6, 14, 14, 16, 5), layer(64, 1, 32, 32, 6, 5),
+                             layer(1, 1, 32, 32, 6, 5), layer(1, 2, 64, 64, 10, 3, 1), layer(65, 2, 6, 6, 5, 3, 1)})
+    layers.push_back(s);
+  int supported = 0;
+  for (const ConvShape& shape : layers) {
+    SCOPED_TRACE(convnet_test::name_of(shape));
+    const auto s = tessera::conv_impl::make_spec(shape);
+    if (!ri::supports_resident_image(s)) continue;
+    ++supported;
+    for (int sms : {132, 1}) {
+      const ri::Plan p = ri::choose_plan(s, sms);
+      EXPECT_LE(p.smem_bytes(), ri::SMEM_LIMIT);
+      EXPECT_GE(p.threads(), 1);
+      EXPECT_LE(p.threads(), ri::MAX_THREADS);
+      EXPECT_EQ(p.mb % p.g, 0);
+      EXPECT_TRUE(p.r == 2 || p.r == 4);
+      EXPECT_TRUE(p.g == 1 || p.g == 2 || p.g == 4);
+      EXPECT_LT(std::size_t((p.slices - 1) * p.cps), s.c);  // the last slice has a channel
+      EXPECT_EQ(std::size_t(p.cells), s.n * ((s.m + p.mb - 1) / p.mb) * ((s.ho + p.band - 1) / p.band));
+      EXPECT_GE(p.in_cols, int((s.wo - 1) * s.stride + s.k));
+    }
+  }
+  EXPECT_GE(supported, int(layers.size()) - 1);  // all but the 300-channel layer
+  // Past the limit: 512 channels of 7x7 need 54 KiB for one output row.
+  EXPECT_FALSE(ri::supports_resident_image(tessera::conv_impl::make_spec(layer(1, 512, 7, 7, 8, 3, 1))));
+}

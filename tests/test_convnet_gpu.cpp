@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "convnet_test_support.hpp"
+#include "families/convnet/cuda_rungs.hpp"
 #include "tessera/convnet.hpp"
 #include "tessera/core/buffer.hpp"
 #include "tessera/core/error.hpp"
@@ -270,3 +271,85 @@ TEST_F(ConvGpuF4x3, RefusesOtherFilters) {
 }
 
 }  // namespace
+
+
+// resident_image (step 10, small layers): through the API on the edge layers
+// and LeNet-sized layers (pads 0-2, strides 1-4, c = 1, m = 1, 3, 5, 6, 33,
+// 1x1 images); a layer whose smallest cell passes 48 KiB of shared memory is
+// refused with the variant's name, y untouched.
+TEST_F(ConvGpuApi, ResidentImageOnEdgeAndSmallLayers) {
+  std::vector<ConvShape> layers = convnet_test::edge_layers();
+  for (const ConvShape& s : {layer(3, 1, 32, 32, 6, 5), layer(3, 6, 14, 14, 16, 5), layer(1, 6, 14, 14, 16, 5),
+                             layer(2, 3, 19, 19, 6, 5, 2, 2), layer(2, 2, 21, 17, 3, 7, 3, 3), layer(1, 2, 64, 64, 10, 3, 1),
+                             layer(4, 5, 1, 1, 7, 1), layer(2, 1, 9, 9, 1, 9, 2, 4), layer(65, 2, 6, 6, 5, 3, 1)})
+    layers.push_back(s);
+  std::uint32_t seed = 900;
+  int ran = 0;
+  for (const ConvShape& s : layers) {
+    SCOPED_TRACE(convnet_test::name_of(s));
+    Layer l(s, seed++);
+    if (!tessera::conv_impl::supports_resident_image(tessera::conv_impl::make_spec(s))) {
+      EXPECT_THROW(tessera::conv_forward(l.dx.data(), l.dw.data(), l.dy.data(), s,
+                                         {.variant = "resident_image", .stream = stream()}),
+                   tessera::Error);
+      continue;
+    }
+    tessera::conv_forward(l.dx.data(), l.dw.data(), l.dy.data(), s, {.variant = "resident_image", .stream = stream()});
+    ASSERT_EQ(cudaStreamSynchronize(stream()), cudaSuccess);
+    EXPECT_TRUE(convnet_test::within_bound(l.result(), convnet_test::expected(s, l.x, l.w)));
+    ++ran;
+  }
+  EXPECT_GE(ran, int(layers.size()) - 1);  // only the 300-channel layer is past the rung's limit
+}
+
+// Every kernel (1, 2, 4 filters x 2, 4 pixels a thread) and every kind of
+// cut: one filter group or several (m not a multiple), one band or many
+// (a last band shorter), one channel slice or several (a last slice
+// shorter), threads fewer than the tiles (each loops) or more (idle ones).
+TEST_F(ConvGpuApi, ResidentImageEveryKernelAndCut) {
+  namespace ri = tessera::conv_impl::resident;
+  const ConvShape shapes[] = {layer(2, 5, 11, 13, 7, 3, 1), layer(1, 3, 15, 15, 6, 5, 2, 2), layer(3, 7, 9, 9, 9, 4)};
+  std::uint32_t seed = 1300;
+  for (const ConvShape& shape : shapes) {
+    const auto spec = tessera::conv_impl::make_spec(shape);
+    Layer l(shape, seed++);
+    const auto want = convnet_test::expected(shape, l.x, l.w);
+    for (int g : {1, 2, 4})
+      for (int r : {2, 4})
+        for (int mb : {g, 2 * g})
+          for (int band : {1, 3, int(spec.ho)})
+            for (int slices : {1, 2, int(shape.c)}) {
+              ri::Plan p = ri::make_plan(spec, g, r, mb, band, slices);
+              const int tiles = mb / g * int((band * spec.wo + r - 1) / r);
+              for (int tps : {std::max(1, tiles / 3), std::min(tiles + 5, ri::MAX_THREADS / slices)}) {
+                p.tps = tps;
+                SCOPED_TRACE(convnet_test::name_of(shape) + " g" + std::to_string(g) + " r" + std::to_string(r) +
+                             " mb" + std::to_string(mb) + " band" + std::to_string(band) + " slices" +
+                             std::to_string(slices) + " tps" + std::to_string(tps));
+                l.dy.fill_bytes(0xFF);
+                tessera::conv_impl::run_resident_image_with(
+                    {spec, l.dx.data(), l.dw.data(), l.dy.data(), nullptr, stream()}, p);
+                ASSERT_EQ(cudaStreamSynchronize(stream()), cudaSuccess);
+                ASSERT_TRUE(convnet_test::within_bound(l.result(), want));
+              }
+            }
+  }
+}
+
+// No workspace, no allocation, and capturable into a graph (one launch).
+TEST_F(ConvGpuApi, ResidentImageAllocatesNothingAndCaptures) {
+  const ConvShape s = layer(3, 6, 14, 14, 16, 5);
+  Layer l(s, 77);
+  const tessera::ConvOptions o{.variant = "resident_image", .stream = stream()};
+  EXPECT_EQ(tessera::conv_forward_workspace_bytes(s, o), 0u);
+  const auto used = tessera_test::pool_bytes_used_by(
+      [&] { tessera::conv_forward(l.dx.data(), l.dw.data(), l.dy.data(), s, o); });
+  EXPECT_EQ(used, 0u);
+  l.dy.fill_bytes(0xFF);
+  device_sync();
+  tessera_test::CapturedGraph graph(stream(), [&] { tessera::conv_forward(l.dx.data(), l.dw.data(), l.dy.data(), s, o); });
+  ASSERT_TRUE(graph.ok());
+  ASSERT_EQ(graph.launch(stream()), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(stream()), cudaSuccess);
+  EXPECT_TRUE(convnet_test::within_bound(l.result(), convnet_test::expected(s, l.x, l.w)));
+}

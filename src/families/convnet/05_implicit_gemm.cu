@@ -65,7 +65,10 @@ struct Row {
 using Tile128x128 = TileConfig<128, 128, 8, 8, 8>;  // m > 64 with enough tiles: 64 outputs per thread
 using Tile128x64 = TileConfig<128, 64, 8, 8, 4>;    // m > 64 with few output pixels (small images, batch 1)
 using Tile64x128 = TileConfig<64, 128, 8, 8, 8>;    // 32 < m <= 64 (ResNet's 64-filter layers)
-using Tile32x128 = TileConfig<32, 128, 8, 4, 8>;    // m <= 32 (LeNet)
+using Tile32x128 = TileConfig<32, 128, 8, 4, 8>;    // 16 < m <= 32
+// m <= 16 (LeNet conv2, m 16): a 32-row tile would multiply zeros in half its
+// rows; 64 threads of 4x4 outputs, twice the column tiles of 32x128.
+using Tile16x64 = TileConfig<16, 64, 8, 4, 4>;
 
 template <class T>
 __global__ void __launch_bounds__(T::THREADS, T::MIN_BLOCKS) conv_implicit_gemm_kernel(ConvGeom g, int k_slice, bool vec_w,
@@ -243,7 +246,7 @@ __global__ void __launch_bounds__(SUM_THREADS) conv_sum_slices_kernel(const floa
   }
 }
 
-enum class TileKind { t128x128, t128x64, t64x128, t32x128 };
+enum class TileKind { t128x128, t128x64, t64x128, t32x128, t16x64 };
 
 struct Plan {
   TileKind tile;
@@ -271,7 +274,8 @@ Plan plan_of(const ConvSpec& s) {
   const int sms = sm_count();
   auto tiles = [&](int bm, int bn) { return ((long long)s.m + bm - 1) / bm * ((cols + bn - 1) / bn); };
   Plan p{TileKind::t128x128, 128, 128, 1, 0};
-  if (s.m <= 32) p = {TileKind::t32x128, 32, 128, 1, 0};
+  if (s.m <= 16) p = {TileKind::t16x64, 16, 64, 1, 0};
+  else if (s.m <= 32) p = {TileKind::t32x128, 32, 128, 1, 0};
   else if (s.m <= 64) p = {TileKind::t64x128, 64, 128, 1, 0};
   else if (tiles(128, 128) < sms) p = {TileKind::t128x64, 128, 64, 1, 0};
   const long long blocks = tiles(p.bm, p.bn);
@@ -317,6 +321,7 @@ void run_implicit_gemm(const ConvCall& call) {
     case TileKind::t128x64: launch_tiles<Tile128x64>(call, p, out, total); break;
     case TileKind::t64x128: launch_tiles<Tile64x128>(call, p, out, total); break;
     case TileKind::t32x128: launch_tiles<Tile32x128>(call, p, out, total); break;
+    case TileKind::t16x64: launch_tiles<Tile16x64>(call, p, out, total); break;
   }
   if (!split) return;
   const std::size_t blocks = std::min<std::size_t>(detail::div_up(s.y_elems(), SUM_THREADS), 4096);

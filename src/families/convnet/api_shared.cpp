@@ -18,7 +18,9 @@ const ConvVariant& variant_for(const ConvSpec& spec, const std::string& name) {
                                         describe(spec),
                                         v.info.backend == Backend::cuda ? " (32-bit indexing: x, w and y must each "
                                                                           "hold fewer than 2^31 elements; "
-                                                                          "shared_tiled: a patch within 48 KiB; winograd_f2x3, winograd_fused: "
+                                                                          "shared_tiled: a patch within 48 KiB; resident_image: k input rows of "
+                                                                          "every channel and its filters within 48 KiB; "
+                                                                          "winograd_f2x3, winograd_fused: "
                                                                           "k = 3 and stride 1 only)"
                                                                         : ""));
   return v;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "families/convnet/contract.hpp"
+#include "families/convnet/resident_plan.hpp"
 
 namespace tessera::conv_impl {
 
@@ -36,6 +37,12 @@ bool supports_winograd_f4x3(const ConvSpec& s);
 // The same in groups of `images` images per pass (the lab's sweep of the group size).
 void run_winograd_f4x3_images(const ConvCall& call, std::size_t images);
 std::size_t ws_winograd_f4x3_images(const ConvSpec& s, std::size_t images);
+// 10_resident_image.cu: small layers, the image band and a group of filters resident in shared memory.
+void run_resident_image(const ConvCall& call);
+bool supports_resident_image(const ConvSpec& s);
+// A given plan (the lab's sweeps, the tests of every kernel and cut); throws
+// tessera::Error when the layer or the plan is out of the rung's range.
+void run_resident_image_with(const ConvCall& call, const resident::Plan& plan);
 // 07_cudnn.cu: cudnnConvolutionForward, FP32 FMA math, the algorithm cuDNN finds fastest.
 void run_cudnn(const ConvCall& call);
 std::size_t ws_cudnn(const ConvSpec& s);

@@ -59,6 +59,7 @@ const ConvVariant TABLE[] = {
     {{"convnet", "cudnn", 7, CUDA, VENDOR, "cudnnConvolutionForward, FP32 FMA math (no TF32), the fastest algorithm cudnnFindConvolutionForwardAlgorithm finds, once per shape outside timing (vendor baseline)", false}, supports_cudnn, ws_cudnn, prepare_cudnn, run_cudnn},
     {{"convnet", "winograd_fused", 8, CUDA, PRODUCT, "Winograd F(2x2,3x3) in one kernel: input transform while loading 4x4 patches into shared memory, the 16 products as 8x8 register tiles, output transform in the epilogue; no transformed input or products in memory, k = 3 stride 1 only (seed 000 ConvNet: cuDNN's Winograd)", true}, supports_winograd_fused, ws_winograd_fused, nullptr, run_winograd_fused},
     {{"convnet", "winograd_f4x3", 9, CUDA, PRODUCT, "Winograd F(4x4,3x3): filter and input transforms (6x6 tiles, stride 4), the 36 products as one batched launch of tessera's GEMM kernel, output transform; 4x fewer multiply-adds, k = 3 stride 1 only (seed 000 ConvNet: cuDNN's WINOGRAD_NONFUSED)", true}, supports_winograd_f4x3, ws_winograd_f4x3, nullptr, run_winograd_f4x3},
+    {{"convnet", "resident_image", 10, CUDA, PRODUCT, "small layers: one block per (image, filter group, row band) stages the input rows and the filters in shared memory once; each thread G filters x R pixels in registers over a slice of the channels, slices added in shared memory; one launch, no workspace", true}, supports_resident_image, no_workspace, nullptr, run_resident_image},
 #endif
 };
 

@@ -19,6 +19,7 @@
 #include <string_view>
 
 #include "families/convnet/contract.hpp"
+#include "families/convnet/resident_plan.hpp"
 
 namespace tessera::conv_impl::policy {
 
@@ -74,7 +75,24 @@ inline bool tiny_layer(const ConvSpec& s) {
   return s.flops() <= double(1 << 24) && s.k <= 11 && s.stride <= 4 && fits_int32(s);
 }
 
+// Layers of at most 2^25 flops whose smallest cell fits shared memory
+// (LeNet-5's four bench layers): a few microseconds of work, where one launch
+// of enough small blocks, each reading its image once, should beat
+// implicit_gemm's split-k pair of launches and shared_tiled's per-filter
+// re-reads. PREDICTED (resident_plan.hpp's model plus ~2.5 us of launch),
+// not yet measured: conv2 n64 ~5 us against cuDNN's 9.4 (implicit_gemm
+// 14.6), conv1 n64 ~4.5 us against 7.8, conv1 n1 and conv2 n1 ~3.5 us
+// against 3.5 and 8.8.
+inline bool small_resident_layer(const ConvSpec& s) {
+  return s.flops() <= double(1 << 25) && resident::supports_resident_image(s);
+}
+
 inline constexpr Rule GPU_RULES[] = {
+    {"resident_image", "at most 2^25 flops, the smallest cell within 48 KiB of shared memory", small_resident_layer,
+     "H100 (predicted)",
+     "predicted, to be measured: LeNet-5 conv2 n64 ~0.005 ms (~1.9x cuDNN's 0.0094), conv1 n64 ~0.0045 ms (~1.7x), "
+     "conv1 n1 and conv2 n1 ~0.0035 ms (~1.0x and ~2.5x)",
+     "resident_plan.hpp's cost model (session 32)"},
     {"im2col_gemm", "batch 1, c > 1, k <= 11, at most 2^24 flops", tiny_multichannel_image, "H100",
      "LeNet-5 conv2 n1: 0.0076 ms, 1.16x cuDNN (shared_tiled 0.0116 ms, 0.76x)",
      "docs/results/convnet-h100-2026-11-28.json"},

@@ -104,8 +104,15 @@ constexpr Layer VERIFY[] = {
     {"winograd 3x3 p1 c1", shape(3, 1, 3, 6, 3, 1)},
     {"winograd 4x4 p1", shape(1, 5, 4, 7, 3, 1)},
     {"winograd 9x9 p1", shape(1, 33, 9, 67, 3, 1)},
+    // resident_image's paths: 2 and 1 filters a thread (m 6, m 3), several
+    // row bands (a 64x64 image), LeNet-5 conv2, a batch past 64.
+    {"lenet5 conv2", shape(3, 6, 14, 16, 5)},
+    {"m6 pad2 stride2", shape(2, 3, 19, 6, 5, 2, 2)},
+    {"m3 k7 pad3 stride3", shape(2, 2, 21, 3, 7, 3, 3)},
+    {"bands", shape(1, 2, 64, 10, 3, 1)},
+    {"n65", shape(65, 2, 6, 5, 3, 1)},
 };
-constexpr std::size_t QUICK[] = {0, 1, 3, 5, 6, 8, 9, 10, 12, 17, 18, 19, 20, 21};
+constexpr std::size_t QUICK[] = {0, 1, 3, 4, 5, 6, 8, 9, 10, 11, 12, 14, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26};
 
 // The CPU rungs are timed on the small layers only (the batch-64 layers are
 // 6 to 20 GFLOP: seconds each even on 16 cores): the serial reference up to

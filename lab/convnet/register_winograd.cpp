@@ -1,0 +1,55 @@
+// The lab's rows of the convnet ladder (Role::tuning), added to the
+// product's ladder by tessera-lab and tessera_lab_tests: winograd_f4x3 (step
+// 9) with its batch run in groups of a fixed number of images per pass
+// (input transform, batched GEMM, output transform per group; V and M sized
+// for one group). The product's rule (09_winograd_f4x3.cu, images_per_pass)
+// groups only layers with c, m <= 128, so that each group's V and M fit in
+// about 32 MB of L2 (ResNet 64->64 56^2 n64: 8 groups of 8 images); these
+// rows measure the neighbours and the whole batch in one pass (images64) on
+// `tessera-lab bench convnet`. Verified like the product's row, at the scale
+// of its 4x4 output tiles.
+#include "register_lab.hpp"
+
+#if TESSERA_HAVE_CUDA
+#include <cstddef>
+#include <vector>
+
+#include "families/convnet/contract.hpp"
+#include "families/convnet/cuda_rungs.hpp"
+#endif
+
+namespace tessera::lab {
+
+#if TESSERA_HAVE_CUDA
+namespace {
+
+template <std::size_t IMAGES>
+void run_images(const conv_impl::ConvCall& call) {
+  conv_impl::run_winograd_f4x3_images(call, IMAGES);
+}
+
+template <std::size_t IMAGES>
+std::size_t ws_images(const conv_impl::ConvSpec& s) {
+  return conv_impl::ws_winograd_f4x3_images(s, IMAGES);
+}
+
+}  // namespace
+#endif
+
+void register_convnet_winograd_lab() {
+#if TESSERA_HAVE_CUDA
+  using ladder::roles::CUDA;
+  using ladder::roles::TUNING;
+  const auto supports = conv_impl::supports_winograd_f4x3;
+  const std::vector<conv_impl::ConvVariant> rows = {
+      {{"convnet", "winograd_f4x3_images2", 9, CUDA, TUNING, "winograd_f4x3, 2 images per pass (V, M of a group in L2)", true}, supports, ws_images<2>, nullptr, run_images<2>},
+      {{"convnet", "winograd_f4x3_images4", 9, CUDA, TUNING, "winograd_f4x3, 4 images per pass", true}, supports, ws_images<4>, nullptr, run_images<4>},
+      {{"convnet", "winograd_f4x3_images8", 9, CUDA, TUNING, "winograd_f4x3, 8 images per pass (the product's group on ResNet 64->64 56^2 n64)", true}, supports, ws_images<8>, nullptr, run_images<8>},
+      {{"convnet", "winograd_f4x3_images16", 9, CUDA, TUNING, "winograd_f4x3, 16 images per pass", true}, supports, ws_images<16>, nullptr, run_images<16>},
+      {{"convnet", "winograd_f4x3_images64", 9, CUDA, TUNING, "winograd_f4x3, 64 images per pass (a batch of 64 in one pass)", true}, supports, ws_images<64>, nullptr, run_images<64>},
+  };
+  conv_impl::variants_ladder().add(rows);
+#endif
+}
+
+}  // namespace tessera::lab
