@@ -15,6 +15,7 @@ void register_all() {
   register_batched_scan_lab();
   register_histogram_lab();
   register_coulomb_lab();
+  register_convolution_lab();
 }
 
 }  // namespace tessera::lab

@@ -15,6 +15,7 @@ void register_gemm_lab();
 void register_batched_scan_lab();
 void register_histogram_lab();
 void register_coulomb_lab();
+void register_convolution_lab();
 
 
 }  // namespace tessera::lab

@@ -1,0 +1,15 @@
+// The lab's conv2d rows (Role::tuning): their functions; register.cpp adds
+// them to the ladder. Plain C++: no CUDA headers needed to include this.
+#pragma once
+
+#include "families/convolution/contract.hpp"
+
+namespace tessera::convolution_impl {
+
+// 07_single_buffer.cu: pipelined_tiles with one shared buffer (the control
+// of its double buffering).
+bool supports_single_buffer_tiles(const ConvSpec& s);
+void prepare_single_buffer_tiles(const ConvSpec& s);
+void run_single_buffer_tiles(const ConvCall& call);
+
+}  // namespace tessera::convolution_impl
