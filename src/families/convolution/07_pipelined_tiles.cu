@@ -15,21 +15,27 @@
 //   block): an input row of the window is 3 float4 shared loads (12 values,
 //   4 + mask - 1 used) that feed 4 x mask FMAs per output row it touches:
 //   9x9: 48 LDS.128 for 2,592 FFMA per thread and tile (register_blocked_wide:
-//   80 LDS.64 for 1,296), so the FFMA pipe gets ~90 % of the issue slots.
+//   80 LDS.64 for 1,296).
 // - The tile is copied in 16-byte chunks: its shared row starts 4 columns
 //   left of the tile (a multiple of 4 floats: every chunk is 16-byte aligned
 //   on both sides when the pitch is a multiple of 4 floats and the input
-//   16-byte aligned), about 10 cp.async per thread per 9x9 tile instead of
-//   ~40 four-byte ones. A chunk partly past the right edge copies its inside
-//   floats and zero-fills the rest (cp.async's source size); ghost chunks
-//   copy nothing and zero-fill. Other pitches/alignments copy 4 bytes at a
-//   time (same kernel, a uniform flag).
-// - Taps are kernel parameters (constant bank): FFMA operands without a
-//   load or a register.
+//   16-byte aligned), 10 cp.async per thread per 9x9 tile, without tests for
+//   interior tiles, instead of ~21 four-byte ones with ghost tests (~600
+//   instructions a thread in register_blocked_wide, a quarter of its issue).
+//   A chunk partly past the right edge copies its inside floats and
+//   zero-fills the rest (cp.async's source size); ghost chunks copy nothing
+//   and zero-fill. Other pitches/alignments copy 4 bytes at a time (same
+//   kernel, a uniform flag).
+// - Taps are kernel parameters (constant bank, loaded to uniform registers
+//   once a tile): FFMA operands without a per-FMA load.
 //
-// Bottleneck expected: 5x5 memory (copy bound, predicted ~0.19-0.21 ms =
-// 85-94 % of copy); 9x9 the FP32 pipe (81 FFMA per output of ~88 issued
-// instructions: predicted ~0.19-0.21 ms = 85-93 % of FP32). Not measured.
+// SASS (sm_90, per thread and interior 9x9 tile): 2,592 FFMA of ~2,914
+// instructions (compute region 2,712 with the 48 LDS.128, copy and loop
+// ~140, stores ~62): 89 % FFMA; 5x5: 800 of ~1,056. 80 / 64 registers, no
+// spills. Bottleneck expected: 5x5 memory (FMA issue ~0.07 ms): predicted
+// ~0.19-0.21 ms = 85-94 % of copy on the H100 at 8192^2; 9x9 both pipes at
+// once (copy 0.1785 ms, FFMA issue 2,914 / 2,592 x 0.1778 = 0.200 ms):
+// predicted ~0.20-0.23 ms = 77-89 % of FP32. Not measured (docs/convolution.md).
 #include "families/convolution/cuda_rungs.hpp"
 #include "families/convolution/pipelined_tiles.cuh"
 

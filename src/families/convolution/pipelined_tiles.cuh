@@ -68,9 +68,10 @@ __device__ __forceinline__ void copy_chunk(unsigned dst, const float* src, int s
 // w + 8, ... (lane l chunk l), and thread t < 2 SH the chunk 32 + t % 2 of
 // row t / 2. A tile whose input lies inside the image (all but the border
 // tiles) takes the path without tests: a 64-bit pointer step and one
-// LDGSTS a row, ~40 instructions a tile per thread (a flat chunk walk with a
-// test per chunk compiled to ~50 instructions a chunk, ~500 a 9x9 tile:
-// one issue slot in six next to its 2,592 FFMA). Border tiles test each
+// LDGSTS a row, ~100 instructions a 9x9 tile per thread with the tile's
+// address set-up (a flat chunk walk with a test per chunk compiled to ~50
+// instructions a chunk, ~500 a tile: one issue slot in six next to its
+// 2,592 FFMA). Border tiles test each
 // chunk: inside floats 0 (ghost), 1-3 (right edge: the rest zero-filled by
 // the copy) or 4; x0 is a multiple of 4, so the left edge never splits a
 // chunk.
