@@ -21,7 +21,7 @@ constexpr const char* NAMES[5] = {
 }  // namespace
 
 bool supports_single_buffer_tiles(const ConvSpec& s) { return pipelined::supports(s); }
-void prepare_single_buffer_tiles(const ConvSpec& s) { pipelined::prepare<1>(s, NAMES); }
-void run_single_buffer_tiles(const ConvCall& call) { pipelined::run<1>(call, NAMES); }
+void prepare_single_buffer_tiles(const ConvSpec& s) { pipelined::prepare<pipelined::Mode::single_buffer>(s, NAMES); }
+void run_single_buffer_tiles(const ConvCall& call) { pipelined::run<pipelined::Mode::single_buffer>(call, NAMES); }
 
 }  // namespace tessera::convolution_impl

@@ -11,5 +11,10 @@ namespace tessera::convolution_impl {
 bool supports_single_buffer_tiles(const ConvSpec& s);
 void prepare_single_buffer_tiles(const ConvSpec& s);
 void run_single_buffer_tiles(const ConvCall& call);
+// 07_rolled_rows.cu: pipelined_tiles with the FMA loop rolled over the
+// mask's rows (the control of its ~41 KB of unrolled code).
+bool supports_rolled_rows_tiles(const ConvSpec& s);
+void prepare_rolled_rows_tiles(const ConvSpec& s);
+void run_rolled_rows_tiles(const ConvCall& call);
 
 }  // namespace tessera::convolution_impl

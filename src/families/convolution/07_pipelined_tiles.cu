@@ -53,8 +53,8 @@ bool supports_pipelined_tiles(const ConvSpec& s) { return pipelined::supports(s)
 
 // The occupancy query and the shared-memory opt-in (cached) happen here,
 // outside any capture; run() then finds them cached.
-void prepare_pipelined_tiles(const ConvSpec& s) { pipelined::prepare<2>(s, NAMES); }
+void prepare_pipelined_tiles(const ConvSpec& s) { pipelined::prepare<pipelined::Mode::product>(s, NAMES); }
 
-void run_pipelined_tiles(const ConvCall& call) { pipelined::run<2>(call, NAMES); }
+void run_pipelined_tiles(const ConvCall& call) { pipelined::run<pipelined::Mode::product>(call, NAMES); }
 
 }  // namespace tessera::convolution_impl

@@ -1,8 +1,8 @@
 // The kernel of pipelined_tiles (07_pipelined_tiles.cu, which explains the
 // design) as a template over the mask size and the number of shared
-// buffers, so that the lab can run the same kernel single-buffered
-// (lab/convolution/). Included by one .cu per instantiation set: the product
-// instantiates STAGES = 2 only, the lab STAGES = 1 only.
+// buffers and the shape of its FMA loop, so that the lab can run variants of
+// the same kernel (lab/convolution/). Included by one .cu per instantiation
+// set: the product instantiates Mode::product only, the lab the others.
 #pragma once
 
 #include <algorithm>
@@ -130,11 +130,19 @@ __device__ inline void copy_tile(unsigned buf, TileXY t, const TileGrid& tg, con
   tessera::gpu::cp_async_commit();
 }
 
-// STAGES = 2: the product (the next tile's copy in flight during this
-// tile's FMAs); 1: the lab's control (copy, wait, compute: only the other
-// resident blocks overlap an SM's copies with its FMAs).
-template <int M, int STAGES>
-__global__ __launch_bounds__(THREADS, STAGES == 2 ? 2 : 3) void conv_pipelined_tiles_kernel(const __grid_constant__ SquareTaps<M> m,
+// product: two shared buffers (the next tile's copy in flight during this
+// tile's FMAs), the FMA loop unrolled over the window's rows (9x9: 2,592
+// FFMA in ~41 KB of straight code). single_buffer (lab): copy, wait,
+// compute: only the other resident blocks overlap an SM's copies with its
+// FMAs. rolled_rows (lab): the product with a loop over the mask's rows
+// (not unrolled: ~5 KB of code for 9x9, in case the instruction caches
+// limit the straight version) that reloads each window row for every mask
+// row it meets (9x9: 216 LDS.128 instead of 48) and the row's taps (LDC).
+enum class Mode { product, single_buffer, rolled_rows };
+constexpr int stages_of(Mode mode) { return mode == Mode::single_buffer ? 1 : 2; }
+
+template <int M, Mode MODE>
+__global__ __launch_bounds__(THREADS, stages_of(MODE) == 2 ? 2 : 3) void conv_pipelined_tiles_kernel(const __grid_constant__ SquareTaps<M> m,
                                                                          const float* __restrict__ in,
                                                                          float* __restrict__ out, gpu::Geometry g,
                                                                          TileGrid tg) {
@@ -146,6 +154,7 @@ __global__ __launch_bounds__(THREADS, STAGES == 2 ? 2 : 3) void conv_pipelined_t
   constexpr int FIRST = (PAD - RX) / 4, LAST = (PAD + 3 + RX) / 4, NV = LAST - FIRST + 1;
   constexpr int OFF = PAD - RX - 4 * FIRST;
   static_assert(M % 2 == 1 && M <= MAX_MASK, "square odd masks up to 9");
+  constexpr int STAGES = stages_of(MODE);
   extern __shared__ float4 smem4[];  // float4: 16-byte alignment of the buffers
   float* const smem = reinterpret_cast<float*>(smem4);
   constexpr int BUF = int(buffer_floats(M));  // buffer `stage` is smem + stage * BUF
@@ -180,6 +189,7 @@ __global__ __launch_bounds__(THREADS, STAGES == 2 ? 2 : 3) void conv_pipelined_t
 #pragma unroll
       for (int c = 0; c < CX; ++c) acc[o][c] = 0.0f;
     const float* base = smem + stage * BUF + threadIdx.y * CY * SW + 4 * (threadIdx.x + FIRST);
+    if constexpr (MODE != Mode::rolled_rows) {
 #pragma unroll
     for (int iy = 0; iy < CY + M - 1; ++iy) {
       float v[4 * NV];
@@ -199,6 +209,30 @@ __global__ __launch_bounds__(THREADS, STAGES == 2 ? 2 : 3) void conv_pipelined_t
           for (int kx = 0; kx < M; ++kx)
 #pragma unroll
             for (int c = 0; c < CX; ++c) acc[o][c] = fmaf(m.w[ky * M + kx], v[OFF + kx + c], acc[o][c]);
+        }
+      }
+    }
+    } else {
+#pragma unroll 1
+      for (int ky = 0; ky < M; ++ky) {
+        float w[M];
+#pragma unroll
+        for (int kx = 0; kx < M; ++kx) w[kx] = m.w[ky * M + kx];
+#pragma unroll
+        for (int o = 0; o < CY; ++o) {
+          float v[4 * NV];
+#pragma unroll
+          for (int k = 0; k < NV; ++k) {
+            const float4 p = *reinterpret_cast<const float4*>(base + (o + ky) * SW + 4 * k);
+            v[4 * k] = p.x;
+            v[4 * k + 1] = p.y;
+            v[4 * k + 2] = p.z;
+            v[4 * k + 3] = p.w;
+          }
+#pragma unroll
+          for (int kx = 0; kx < M; ++kx)
+#pragma unroll
+            for (int c = 0; c < CX; ++c) acc[o][c] = fmaf(w[kx], v[OFF + kx + c], acc[o][c]);
         }
       }
     }
@@ -230,15 +264,15 @@ __global__ __launch_bounds__(THREADS, STAGES == 2 ? 2 : 3) void conv_pipelined_t
   tessera::gpu::cp_async_wait<0>();  // nothing left in flight at exit (the last group is empty)
 }
 
-template <int M, int STAGES>
+template <int M, Mode MODE>
 int resident_blocks(const char* name) {
-  return tessera::gpu::resident_blocks_per_sm(reinterpret_cast<const void*>(conv_pipelined_tiles_kernel<M, STAGES>),
-                                              THREADS, smem_bytes(M, STAGES), name);
+  return tessera::gpu::resident_blocks_per_sm(reinterpret_cast<const void*>(conv_pipelined_tiles_kernel<M, MODE>),
+                                              THREADS, smem_bytes(M, stages_of(MODE)), name);
 }
 
 // Persistent blocks: as many as fit on the device at once, at most one per
 // tile.
-template <int M, int STAGES>
+template <int M, Mode MODE>
 void launch(const char* name, const ConvCall& call) {
   const ConvSpec& s = call.spec;
   SquareTaps<M> m{};
@@ -253,10 +287,10 @@ void launch(const char* name, const ConvCall& call) {
   const bool pitch4 = s.pitch % 4 == 0;
   tg.vec_in = pitch4 && reinterpret_cast<std::uintptr_t>(call.in) % 16 == 0;
   tg.vec_out = pitch4 && reinterpret_cast<std::uintptr_t>(call.out) % 16 == 0;
-  const std::size_t smem = smem_bytes(M, STAGES);
-  const std::size_t resident = std::size_t(resident_blocks<M, STAGES>(name)) * std::size_t(tessera::gpu::sm_count());
+  const std::size_t smem = smem_bytes(M, stages_of(MODE));
+  const std::size_t resident = std::size_t(resident_blocks<M, MODE>(name)) * std::size_t(tessera::gpu::sm_count());
   const auto blocks = static_cast<unsigned>(std::min<std::size_t>(resident, std::size_t(tg.tiles)));
-  detail::launch(name, conv_pipelined_tiles_kernel<M, STAGES>, dim3(blocks), dim3(BX, BY), smem, call.stream, s.outputs(),
+  detail::launch(name, conv_pipelined_tiles_kernel<M, MODE>, dim3(blocks), dim3(BX, BY), smem, call.stream, s.outputs(),
                  m, call.in, call.out, gpu::geometry(s, TILE_W), tg);
 }
 
@@ -269,29 +303,29 @@ inline bool supports(const ConvSpec& s) {
          s.height < SIDE_LIMIT;
 }
 
-// run / prepare for STAGES, switching on the mask size.
-template <int STAGES>
+// run / prepare for MODE, switching on the mask size.
+template <Mode MODE>
 void run(const ConvCall& call, const char* const (&names)[5]) {
   const ConvSpec& s = call.spec;
   if (s.outputs() == 0) return;
   switch (s.mask_w) {
-    case 1: return launch<1, STAGES>(names[0], call);
-    case 3: return launch<3, STAGES>(names[1], call);
-    case 5: return launch<5, STAGES>(names[2], call);
-    case 7: return launch<7, STAGES>(names[3], call);
-    case 9: return launch<9, STAGES>(names[4], call);
+    case 1: return launch<1, MODE>(names[0], call);
+    case 3: return launch<3, MODE>(names[1], call);
+    case 5: return launch<5, MODE>(names[2], call);
+    case 7: return launch<7, MODE>(names[3], call);
+    case 9: return launch<9, MODE>(names[4], call);
     default: throw Error(std::string(names[0]) + ": square masks of 1, 3, 5, 7 or 9 taps only");
   }
 }
 
-template <int STAGES>
+template <Mode MODE>
 void prepare(const ConvSpec& s, const char* const (&names)[5]) {
   switch (s.mask_w) {
-    case 1: resident_blocks<1, STAGES>(names[0]); break;
-    case 3: resident_blocks<3, STAGES>(names[1]); break;
-    case 5: resident_blocks<5, STAGES>(names[2]); break;
-    case 7: resident_blocks<7, STAGES>(names[3]); break;
-    case 9: resident_blocks<9, STAGES>(names[4]); break;
+    case 1: resident_blocks<1, MODE>(names[0]); break;
+    case 3: resident_blocks<3, MODE>(names[1]); break;
+    case 5: resident_blocks<5, MODE>(names[2]); break;
+    case 7: resident_blocks<7, MODE>(names[3]); break;
+    case 9: resident_blocks<9, MODE>(names[4]); break;
     default: break;
   }
   (void)tessera::gpu::sm_count();
