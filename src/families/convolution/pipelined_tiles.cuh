@@ -16,12 +16,12 @@
 
 namespace tessera::convolution_impl::pipelined {
 
-constexpr int BX = 32, BY = 8;         // threads: a warp along a row
-constexpr int CX = 4, CY = 8;          // outputs per thread: 4 columns x 8 rows
-constexpr int TILE_W = BX * CX;        // 128 output columns
-constexpr int TILE_H = BY * CY;        // 64 output rows
-constexpr int PAD = 4;                 // shared columns left (and right) of the tile: rx <= PAD
-constexpr int SW = PAD + TILE_W + PAD; // shared row: 136 floats, 34 chunks of 16 bytes
+constexpr int BX = 32, BY = 8;          // threads: a warp along a row
+constexpr int CX = 4, CY = 8;           // outputs per thread: 4 columns x 8 rows
+constexpr int TILE_W = BX * CX;         // 128 output columns
+constexpr int TILE_H = BY * CY;         // 64 output rows
+constexpr int PAD = 4;                  // shared columns left (and right) of the tile: rx <= PAD
+constexpr int SW = PAD + TILE_W + PAD;  // shared row: 136 floats, 34 chunks of 16 bytes
 constexpr int CHUNKS_PER_ROW = SW / 4;
 constexpr int THREADS = BX * BY;
 constexpr int MAX_MASK = 2 * PAD + 1;  // 9
@@ -38,7 +38,7 @@ constexpr std::size_t buffer_floats(int m) { return std::size_t(SW) * rows_of(m)
 inline std::size_t smem_bytes(int m, int stages) { return std::size_t(stages) * buffer_floats(m) * sizeof(float); }
 
 struct TileGrid {
-  int tiles_x, tiles;  // tiles along a row, tiles in all
+  int tiles_x, tiles;    // tiles along a row, tiles in all
   bool vec_in, vec_out;  // 16-byte chunks / float4 stores allowed
 };
 
@@ -121,8 +121,7 @@ __device__ inline void copy_tile(unsigned buf, TileXY t, const TileGrid& tg, con
         const bool inside = row_in && x >= 0 && x < g.width;
         const unsigned dst = buf + unsigned(r * SW + c) * 4u;
         const int bytes = inside ? 4 : 0;
-        asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(inside ? row + x : in),
-                     "r"(bytes)
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(inside ? row + x : in), "r"(bytes)
                      : "memory");
       }
     }
@@ -142,10 +141,9 @@ enum class Mode { product, single_buffer, rolled_rows };
 constexpr int stages_of(Mode mode) { return mode == Mode::single_buffer ? 1 : 2; }
 
 template <int M, Mode MODE>
-__global__ __launch_bounds__(THREADS, stages_of(MODE) == 2 ? 2 : 3) void conv_pipelined_tiles_kernel(const __grid_constant__ SquareTaps<M> m,
-                                                                         const float* __restrict__ in,
-                                                                         float* __restrict__ out, gpu::Geometry g,
-                                                                         TileGrid tg) {
+__global__ __launch_bounds__(THREADS, stages_of(MODE) == 2 ? 2 : 3) void conv_pipelined_tiles_kernel(
+    const __grid_constant__ SquareTaps<M> m, const float* __restrict__ in, float* __restrict__ out, gpu::Geometry g,
+    TileGrid tg) {
   constexpr int RX = M / 2;
   // The window of a thread's 4 columns in its shared row: columns
   // 4 tx + PAD - RX ... 4 tx + PAD + 3 + RX, read as the float4s that cover
@@ -160,7 +158,7 @@ __global__ __launch_bounds__(THREADS, stages_of(MODE) == 2 ? 2 : 3) void conv_pi
   constexpr int BUF = int(buffer_floats(M));  // buffer `stage` is smem + stage * BUF
 
   const unsigned smem_addr = unsigned(__cvta_generic_to_shared(smem));
-  int tile = blockIdx.x;  // grid <= tiles: every block has one
+  int tile = blockIdx.x;           // grid <= tiles: every block has one
   TileXY cur = tile_xy(tile, tg);  // carried from round to round: one division a tile
   if constexpr (STAGES == 2) copy_tile<M>(smem_addr, cur, tg, in, g);
   int stage = 0;
@@ -191,27 +189,27 @@ __global__ __launch_bounds__(THREADS, stages_of(MODE) == 2 ? 2 : 3) void conv_pi
     const float* base = smem + stage * BUF + threadIdx.y * CY * SW + 4 * (threadIdx.x + FIRST);
     if constexpr (MODE != Mode::rolled_rows) {
 #pragma unroll
-    for (int iy = 0; iy < CY + M - 1; ++iy) {
-      float v[4 * NV];
+      for (int iy = 0; iy < CY + M - 1; ++iy) {
+        float v[4 * NV];
 #pragma unroll
-      for (int k = 0; k < NV; ++k) {
-        const float4 p = *reinterpret_cast<const float4*>(base + iy * SW + 4 * k);
-        v[4 * k] = p.x;
-        v[4 * k + 1] = p.y;
-        v[4 * k + 2] = p.z;
-        v[4 * k + 3] = p.w;
-      }
+        for (int k = 0; k < NV; ++k) {
+          const float4 p = *reinterpret_cast<const float4*>(base + iy * SW + 4 * k);
+          v[4 * k] = p.x;
+          v[4 * k + 1] = p.y;
+          v[4 * k + 2] = p.z;
+          v[4 * k + 3] = p.w;
+        }
 #pragma unroll
-      for (int o = 0; o < CY; ++o) {
-        const int ky = iy - o;
-        if (ky >= 0 && ky < M) {
+        for (int o = 0; o < CY; ++o) {
+          const int ky = iy - o;
+          if (ky >= 0 && ky < M) {
 #pragma unroll
-          for (int kx = 0; kx < M; ++kx)
+            for (int kx = 0; kx < M; ++kx)
 #pragma unroll
-            for (int c = 0; c < CX; ++c) acc[o][c] = fmaf(m.w[ky * M + kx], v[OFF + kx + c], acc[o][c]);
+              for (int c = 0; c < CX; ++c) acc[o][c] = fmaf(m.w[ky * M + kx], v[OFF + kx + c], acc[o][c]);
+          }
         }
       }
-    }
     } else {
 #pragma unroll 1
       for (int ky = 0; ky < M; ++ky) {
@@ -255,13 +253,13 @@ __global__ __launch_bounds__(THREADS, stages_of(MODE) == 2 ? 2 : 3) void conv_pi
             if (x + c < g.width) dst[o * g.pitch + c] = acc[o][c];
         }
     }
-    // Every thread is done reading buffer `stage` before the next round
-    // copies the tile after next into it.
+    // Every thread is done reading buffer `stage` before a later round
+    // copies into it (two buffers: the tile after next; one: the next).
     __syncthreads();
     if constexpr (STAGES == 2) stage ^= 1;
     cur = nxt;
   }
-  tessera::gpu::cp_async_wait<0>();  // nothing left in flight at exit (the last group is empty)
+  tessera::gpu::cp_async_wait<0>();  // nothing in flight at exit (two buffers: the last group is empty)
 }
 
 template <int M, Mode MODE>
@@ -294,7 +292,6 @@ void launch(const char* name, const ConvCall& call) {
                  m, call.in, call.out, gpu::geometry(s, TILE_W), tg);
 }
 
-
 // The rung's limits (both instantiations): square odd masks up to 9, sides
 // under 2^30 (int tile coordinates).
 inline bool supports(const ConvSpec& s) {
@@ -309,24 +306,41 @@ void run(const ConvCall& call, const char* const (&names)[5]) {
   const ConvSpec& s = call.spec;
   if (s.outputs() == 0) return;
   switch (s.mask_w) {
-    case 1: return launch<1, MODE>(names[0], call);
-    case 3: return launch<3, MODE>(names[1], call);
-    case 5: return launch<5, MODE>(names[2], call);
-    case 7: return launch<7, MODE>(names[3], call);
-    case 9: return launch<9, MODE>(names[4], call);
-    default: throw Error(std::string(names[0]) + ": square masks of 1, 3, 5, 7 or 9 taps only");
+    case 1:
+      return launch<1, MODE>(names[0], call);
+    case 3:
+      return launch<3, MODE>(names[1], call);
+    case 5:
+      return launch<5, MODE>(names[2], call);
+    case 7:
+      return launch<7, MODE>(names[3], call);
+    case 9:
+      return launch<9, MODE>(names[4], call);
+    default:
+      throw Error(std::string(names[0]) + ": square masks of 1, 3, 5, 7 or 9 taps only");
   }
 }
 
 template <Mode MODE>
 void prepare(const ConvSpec& s, const char* const (&names)[5]) {
   switch (s.mask_w) {
-    case 1: resident_blocks<1, MODE>(names[0]); break;
-    case 3: resident_blocks<3, MODE>(names[1]); break;
-    case 5: resident_blocks<5, MODE>(names[2]); break;
-    case 7: resident_blocks<7, MODE>(names[3]); break;
-    case 9: resident_blocks<9, MODE>(names[4]); break;
-    default: break;
+    case 1:
+      resident_blocks<1, MODE>(names[0]);
+      break;
+    case 3:
+      resident_blocks<3, MODE>(names[1]);
+      break;
+    case 5:
+      resident_blocks<5, MODE>(names[2]);
+      break;
+    case 7:
+      resident_blocks<7, MODE>(names[3]);
+      break;
+    case 9:
+      resident_blocks<9, MODE>(names[4]);
+      break;
+    default:
+      break;
   }
   (void)tessera::gpu::sm_count();
 }
