@@ -17,6 +17,7 @@ void register_all() {
   register_coulomb_lab();
   register_convnet_winograd_lab();
   register_convnet_lab();
+  register_convolution_lab();
 }
 
 }  // namespace tessera::lab

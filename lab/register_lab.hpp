@@ -17,6 +17,7 @@ void register_histogram_lab();
 void register_coulomb_lab();
 void register_convnet_winograd_lab();
 void register_convnet_lab();
+void register_convolution_lab();
 
 
 }  // namespace tessera::lab

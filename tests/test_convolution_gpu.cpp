@@ -205,11 +205,12 @@ TEST_F(ConvGpu, DefaultVariantsFollowThePolicy) {
   EXPECT_EQ(conv1d_default_variant(std::size_t(1) << 26, 33), "register_blocked");
   const auto sep = outer(random_floats(9, 1), random_floats(9, 2));
   const auto rnd = random_floats(81, 3);
-  EXPECT_EQ(conv2d_default_variant(8192, 8192, sep.data(), 9, 9), "register_blocked_wide");
+  EXPECT_EQ(conv2d_default_variant(8192, 8192, sep.data(), 9, 9), "pipelined_tiles");
   const auto sep15 = outer(random_floats(15, 5), random_floats(15, 6));
   EXPECT_EQ(conv2d_default_variant(8192, 8192, sep15.data(), 15, 15), "separable");
-  EXPECT_EQ(conv2d_default_variant(8192, 8192, rnd.data(), 9, 9), "register_blocked_wide");
-  EXPECT_EQ(conv2d_default_variant(8192, 8192, sep.data(), 9, 9, {.separable_tolerance = -1}), "register_blocked_wide");
+  EXPECT_EQ(conv2d_default_variant(8192, 8192, rnd.data(), 9, 9), "pipelined_tiles");
+  EXPECT_EQ(conv2d_default_variant(8192, 8192, sep.data(), 9, 9, {.separable_tolerance = -1}), "pipelined_tiles");
+  EXPECT_EQ(conv2d_default_variant(8192, 8192, random_floats(25, 7).data(), 5, 5), "pipelined_tiles");
   EXPECT_EQ(conv2d_default_variant(8192, 8192, random_floats(77, 4).data(), 11, 7), "register_blocked");
   // The default calls are right.
   api_case(false, {300, 200, 9, 9, 0, true}, "", stream(), 11);
@@ -266,6 +267,47 @@ TEST_F(ConvGpu, HostPointersForAGpuVariantAreRefused) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("not separable"), std::string::npos) << e.what();
   }
+}
+
+// pipelined_tiles: its two copy paths (16-byte chunks when the pitch is a
+// multiple of 4 floats and the pointers 16-byte aligned, 4-byte copies
+// otherwise), right-edge chunks 1-3 floats inside, interior tiles (no
+// tests), more tiles than resident blocks (each persistent block walks
+// several tiles through both shared buffers), one-row / one-column images,
+// and input / output pointers off 16-byte alignment.
+TEST_F(ConvGpu, PipelinedTilesCopyPathsAndTileWalk) {
+  const ci::ConvVariant& v = ci::conv2d_ladder().at("pipelined_tiles", "test");
+  std::uint32_t seed = 400;
+  const Shape shapes[] = {
+      {389, 201, 9, 9, 3},  // pitch 392: chunks; a right-edge chunk 1 float inside
+      {390, 200, 7, 7, 2},  // 2 floats inside
+      {391, 199, 5, 5, 1},  // 3 floats inside
+      {392, 200, 3, 3},     // whole chunks to the edge
+      {387, 130, 9, 9},     // pitch 387: 4-byte copies
+      {262, 9000, 9, 9, 2}, // 3 x 141 tiles: more than the resident blocks of any current GPU at 9 x 9
+      {1, 300, 1, 1},       {300, 1, 1, 1}, {1, 1, 1, 1}, {128, 64, 1, 1}, {129, 65, 3, 3, 3}};
+  for (const Shape& s : shapes) {
+    ASSERT_TRUE(v.supports(spec_of(s, false)));
+    api_case(false, s, "pipelined_tiles", stream(), seed += 10);
+  }
+  // Misaligned pointers (one float past an allocation's start) with a pitch
+  // that is a multiple of 4: the 4-byte copy path and scalar stores.
+  const std::size_t w = 333, h = 150, pitch = 336, m = 5, elems = (h - 1) * pitch + w;
+  const auto in = random_floats(elems, 450);
+  const auto mask = random_floats(m * m, 451);
+  DeviceBuffer<float> d_in(elems + 1), d_out(elems + 1);
+  TESSERA_CUDA(cudaMemcpy(d_in.data() + 1, in.data(), elems * sizeof(float), cudaMemcpyHostToDevice));
+  d_out.fill_bytes(0xFF);
+  device_sync();
+  conv2d(d_in.data() + 1, w, h, mask.data(), m, m, d_out.data() + 1,
+         {.pitch = pitch, .variant = "pipelined_tiles", .stream = stream()});
+  TESSERA_CUDA(cudaStreamSynchronize(stream()));
+  std::vector<float> out(elems);
+  TESSERA_CUDA(cudaMemcpy(out.data(), d_out.data() + 1, elems * sizeof(float), cudaMemcpyDeviceToHost));
+  expect_close(out, w, h, pitch, expected(in, w, h, pitch, mask, m, m), m * m, "pipelined_tiles misaligned");
+  // Outside its masks: refused by supports(), so the API never routes them here.
+  EXPECT_FALSE(v.supports(spec_of({100, 100, 11, 11}, false)));
+  EXPECT_FALSE(v.supports(spec_of({100, 100, 5, 3}, false)));
 }
 
 }  // namespace

@@ -56,6 +56,7 @@ std::string pick(const ConvSpec& s, bool one_d, bool gpu) {
     if (fits("fft_overlap_save")) return "fft_overlap_save";
     return "basic";
   }
+  if (fits("pipelined_tiles")) return "pipelined_tiles";
   if (fits("register_blocked_wide")) return "register_blocked_wide";
   if (fits("separable")) return "separable";
   if (fits("register_blocked")) return "register_blocked";

@@ -33,6 +33,11 @@ bool supports_register_blocked_wide(const ConvSpec& s);
 // 07_separable.cu: rank-1 masks (spec.separable)
 void run_separable(const ConvCall& call);
 bool supports_separable(const ConvSpec& s);
+// 07_pipelined_tiles.cu: 2D, square masks of 1, 3, 5, 7, 9; persistent,
+// double-buffered tiles
+void run_pipelined_tiles(const ConvCall& call);
+bool supports_pipelined_tiles(const ConvSpec& s);
+void prepare_pipelined_tiles(const ConvSpec& s);
 // 08_fft_overlap_save.cu: 1D
 void run_fft_overlap_save(const ConvCall& call);
 bool supports_fft_overlap_save(const ConvSpec& s);

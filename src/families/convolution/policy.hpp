@@ -37,6 +37,10 @@ inline constexpr Rule GPU_RULES_1D[] = {
 };
 
 inline constexpr Rule GPU_RULES_2D[] = {
+    {"pipelined_tiles", "square masks of 1, 3, 5, 7 or 9 taps, separable or not", "-",
+     "predicted, not measured: copy and FMAs overlap (register_blocked_wide measured their sum); "
+     "8192^2 5x5 ~0.20 ms (~89% of copy), 9x9 ~0.21 ms (~85% of FP32): SASS 89% FFMA at 9x9",
+     "-"},
     {"register_blocked_wide", "square masks of 3, 5, 7 or 9 taps, separable or not", "H100 80GB HBM3",
      "8192^2: 5x5 0.234 ms (76% of copy); 9x9 0.370 ms, separable 9x9 0.370 vs separable's 0.513",
      "docs/results/conv2d-h100-2026-11-28.json"},

@@ -72,13 +72,21 @@ constexpr Shape VERIFY_2D[] = {
     {100, 1, 5, 1},     {1, 100, 1, 5},      {1000, 3, 3, 3},      {3, 1000, 3, 3},       {513, 517, 11, 7},
     {200, 150, 15, 15}, {129, 131, 1, 9},    {131, 129, 9, 1},     {257, 129, 5, 5, MaskKind::random, 3},
     {40, 40, 9, 9, MaskKind::separable},     {123, 77, 5, 5, MaskKind::separable, 5},
-    {300, 200, 31, 31, MaskKind::separable}, {1024, 1024, 5, 5},   {45, 33, 45, 33}};
+    {300, 200, 31, 31, MaskKind::separable}, {1024, 1024, 5, 5},   {45, 33, 45, 33},
+    // pipelined_tiles (128 x 64 tiles copied in 16-byte chunks when the
+    // pitch is a multiple of 4 floats): a right-edge chunk 2 floats inside,
+    // interior tiles, and more tiles than resident blocks (each block walks
+    // several); one-column and one-row images
+    {262, 9000, 5, 5, MaskKind::random, 2}, {390, 200, 9, 9, MaskKind::random, 2}, {1, 300, 1, 1}, {300, 1, 1, 1}};
 constexpr Shape QUICK_2D[] = {{1, 1, 1, 1}, {7, 7, 7, 7}, {33, 17, 3, 3}, {97, 101, 9, 9}, {100, 80, 11, 7},
                               {40, 40, 9, 9, MaskKind::separable}, {65, 63, 5, 5, MaskKind::random, 3},
                               // a one-row mask is rank 1: separable with 9 + 1 taps, whose
                               // last row-tap group once read past the taps' shared region
                               // (compute-sanitizer catches it; so does the 1 x 1 above)
-                              {131, 129, 9, 1}};
+                              {131, 129, 9, 1},
+                              // pipelined_tiles: see VERIFY_2D
+                              {262, 9000, 5, 5, MaskKind::random, 2}, {390, 200, 9, 9, MaskKind::random, 2},
+                              {1, 300, 1, 1}, {300, 1, 1, 1}};
 // 1D. Bench: 2^26 samples with a 1,025-tap mask (the FFT's case) and a
 // 7-tap one (memory bound).
 constexpr Shape GPU_BENCH_1D[] = {{std::size_t(1) << 26, 1, 1025, 1}, {std::size_t(1) << 26, 1, 7, 1}};
