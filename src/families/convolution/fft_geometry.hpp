@@ -63,4 +63,28 @@ inline OverlapSave whole_signal_of(const ConvSpec& s) {
   return {nfft, nfft - (s.mask_w - 1), 1};
 }
 
+
+// The fused rung (10_fft_fused.cu): one block per pair of segments, each
+// pair one complex transform of FUSED_NFFT points done in shared memory and
+// registers. A mask of mask_w taps leaves FUSED_NFFT - (mask_w - 1) outputs
+// per segment; past FUSED_MAX_TAPS less than half of each transform would be
+// output and the rung declines (fft_overlap_save grows its nfft instead).
+inline constexpr std::size_t FUSED_NFFT = 4096;
+inline constexpr std::size_t FUSED_MAX_TAPS = FUSED_NFFT / 2 + 1;
+
+struct FusedBlocking {
+  std::size_t valid = 0;     // outputs per segment
+  std::size_t segments = 0;  // ceil(width / valid)
+  std::size_t blocks = 0;    // ceil(segments / 2): two segments per transform
+};
+
+inline FusedBlocking fused_blocking_of(const ConvSpec& s) {
+  FusedBlocking f;
+  if (s.mask_w > FUSED_MAX_TAPS) return f;
+  f.valid = FUSED_NFFT - (s.mask_w - 1);
+  f.segments = (s.width + f.valid - 1) / f.valid;
+  f.blocks = (f.segments + 1) / 2;
+  return f;
+}
+
 }  // namespace tessera::convolution_impl
