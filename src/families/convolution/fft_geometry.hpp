@@ -5,6 +5,7 @@
 // thrown away. Plain C++: the cost model and the policy use it.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 
 #include "families/convolution/contract.hpp"
@@ -85,6 +86,18 @@ inline FusedBlocking fused_blocking_of(const ConvSpec& s) {
   f.segments = (s.width + f.valid - 1) / f.valid;
   f.blocks = (f.segments + 1) / 2;
   return f;
+}
+
+// The fused rung's rounding, an absolute term added to every output's
+// tolerance (docs/convolution.md "Verification"): a float FFT's error is
+// normwise, not per window: each of the forward transform, the product and
+// the inverse adds about log2(N) roundings of the spectrum's size, so an
+// output's error is ~ c log2(N) eps ||mask||_2 rms(segment) whatever its
+// own window's magnitude (an output near zero still carries it). Bound
+// used: eps 4 log2(N) 16 ||mask||_2 max|input| (c = 16 with rms <= max and
+// the sqrt 2 of packing two segments in one complex signal inside it).
+inline double fused_error_floor(double mask_l2, double max_abs_input) {
+  return std::ldexp(1.0, -24) * 4.0 * std::log2(double(FUSED_NFFT)) * 16.0 * mask_l2 * max_abs_input;
 }
 
 }  // namespace tessera::convolution_impl
