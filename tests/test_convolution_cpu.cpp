@@ -471,7 +471,8 @@ TEST(ConvFusedFft, EmulatedRungMatchesTheDefinition) {
   // wider than the signal (the rung computes it; the API refuses it).
   const Case cases[] = {{1, 1},    {1, 3},    {5, 3},        {4096, 1},     {4097, 1},    {8193, 1},
                         {4093, 3}, {4094, 3}, {8188, 3},     {8189, 3},     {12283, 3},   {3072, 1025},
-                        {3073, 1025}, {6144, 1025}, {9217, 1025}, {700, 1025}, {2048, 2049}, {6145, 2049}};
+                        {3073, 1025}, {6144, 1025}, {9217, 1025}, {700, 1025}, {2048, 2049}, {6145, 2049},
+                        {100003, 1025}, {65536, 7}};  // and blocks wholly inside (the untested loads and stores)
   for (const Case& c : cases) {
     const auto in = random_floats(c.n, seed += 2), mask = random_floats(c.taps, seed + 1);
     const auto out = emulate_fused(in, mask);

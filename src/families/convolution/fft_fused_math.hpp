@@ -255,6 +255,12 @@ TESSERA_FFT_HD T read_only(const T* p) {
 TESSERA_FFT_HD void load_segments(Cx v[16], const float* in, std::int64_t n, std::int64_t g, std::int64_t valid,
                                   int overlap, int t) {
   const std::int64_t p0 = first_input(g, valid, overlap);
+  if (p0 >= 0 && p0 + valid + N <= n) {  // both windows inside the signal (all blocks but the ends): no tests
+    const std::int64_t o = p0 + t;
+    TESSERA_FFT_UNROLL
+    for (int a = 0; a < 16; ++a) v[a] = {read_only(in + (o + 256 * a)), read_only(in + (o + valid + 256 * a))};
+    return;
+  }
   TESSERA_FFT_UNROLL
   for (int a = 0; a < 16; ++a) {
     const std::int64_t ia = p0 + 256 * a + t, ib = ia + valid;
@@ -285,6 +291,16 @@ TESSERA_FFT_HD void multiply_spectrum(Cx v[16], const Cx* spectrum, int t) {
 TESSERA_FFT_HD void store_segments(float* out, const Cx v[16], std::int64_t n, std::int64_t g, std::int64_t valid,
                                    int overlap, int t) {
   const std::int64_t x0 = first_output(g, valid);
+  if (x0 + 2 * valid <= n) {  // both segments' outputs inside the signal: only the wrapped points are skipped
+    const std::int64_t o = x0 - overlap + t;  // + 256 a: point 256 a + t's output, when it is one
+    TESSERA_FFT_UNROLL
+    for (int a = 0; a < 16; ++a) {
+      if (256 * a + t < overlap) continue;
+      out[o + 256 * a] = v[a].re;
+      out[o + valid + 256 * a] = v[a].im;
+    }
+    return;
+  }
   TESSERA_FFT_UNROLL
   for (int a = 0; a < 16; ++a) {
     const int p = 256 * a + t;
