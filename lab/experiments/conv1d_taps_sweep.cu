@@ -6,6 +6,8 @@
 // policy.hpp's FFT_MIN_TAPS and docs/convolution.md's crossover are set from
 // this table.
 //   lab_conv1d_taps_sweep [N_LOG2=26] [REPS=20] [VARIANTS=register_blocked,fft_fused,fft_overlap_save]
+//                         [TAPS=7,33,65,97,129,193,257,385,513,1025,2049,4097]
+// (one variant and one mask width make it a driver for ncu).
 // Prints one row per (taps, variant): ms, and the speed-up over the first
 // variant. A rung that does not support a mask prints "-".
 #include <algorithm>
@@ -38,6 +40,11 @@ int main(int argc, char** argv) {
     std::stringstream list(argc > 3 ? argv[3] : "register_blocked,fft_fused,fft_overlap_save");
     for (std::string v; std::getline(list, v, ',');) variants.push_back(v);
   }
+  std::vector<std::size_t> widths;
+  {
+    std::stringstream list(argc > 4 ? argv[4] : "7,33,65,97,129,193,257,385,513,1025,2049,4097");
+    for (std::string w; std::getline(list, w, ',');) widths.push_back(std::size_t(std::atoll(w.c_str())));
+  }
   const std::size_t n = std::size_t(1) << n_log2;
   std::vector<float> host(n);
   std::mt19937 gen(1);
@@ -55,7 +62,7 @@ int main(int argc, char** argv) {
 
   std::printf("n = 2^%d, median of %d calls\n%6s  %-18s %10s %8s\n", n_log2, reps, "taps", "variant", "ms",
               "vs first");
-  for (std::size_t taps : {7u, 33u, 65u, 97u, 129u, 193u, 257u, 385u, 513u, 1025u, 2049u, 4097u}) {
+  for (std::size_t taps : widths) {
     std::vector<float> mask(taps);
     for (auto& m : mask) m = d(gen);
     double first = 0;
