@@ -356,13 +356,13 @@ namespace fz = tessera::convolution_impl::fused;
 struct EmulatedBlock {
   std::vector<float> re = std::vector<float>(fz::EXCHANGE, std::numeric_limits<float>::quiet_NaN());
   std::vector<float> im = std::vector<float>(fz::EXCHANGE, std::numeric_limits<float>::quiet_NaN());
-  fz::Cx table[2 * fz::TABLE];
+  fz::Cx table[fz::TABLE_ENTRIES];
   fz::Cx v[fz::THREADS][16];
   EmulatedBlock() {
-    for (int i = 0; i < 2 * fz::TABLE; ++i) table[i] = fz::table_entry(i);
+    for (int i = 0; i < fz::TABLE_ENTRIES; ++i) table[i] = fz::table_entry(i);
   }
   fz::Exchange ex() { return {re.data(), im.data()}; }
-  fz::Twiddles tw() const { return {table, table + fz::TABLE}; }
+  fz::Twiddles tw() const { return {table}; }
   void forward() {  // the kernel's forward_fft, barrier by barrier
     for (int t = 0; t < fz::THREADS; ++t) {
       fz::forward_stage1(v[t], t, tw());

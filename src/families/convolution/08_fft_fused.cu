@@ -3,8 +3,8 @@
 // into registers as one complex signal z = a + i b, transforms it in shared
 // memory and registers (three radix-16 stages, fft_fused_math.hpp),
 // multiplies by the mask's spectrum (computed once per call by one block
-// into 32 KB of workspace, read by every block through L2), transforms back
-// and writes both segments' valid outputs. The mask is real, so
+// into 35 KB of workspace with the twiddle table, read by every block
+// through L2), transforms back and writes both segments' valid outputs. The mask is real, so
 // conv(a + i b, h) = conv(a, h) + i conv(b, h): the real part is segment a's
 // result, the imaginary part segment b's, with no split of the spectrum.
 //
@@ -32,15 +32,21 @@ namespace {
 using namespace fused;
 
 // The block's shared state: the exchange buffer and the twiddle tables
-// (38 KB + 1 KB, static: under the 48 KB default).
+// (38 KB + 3.2 KB, static: under the 48 KB default).
 struct SharedFft {
   float re[EXCHANGE];
   float im[EXCHANGE];
-  Cx table[2 * TABLE];
+  Cx table[TABLE_ENTRIES];
 };
 
-__device__ inline void fill_tables(SharedFft& sh) {
-  if (threadIdx.x < 2 * TABLE) sh.table[threadIdx.x] = table_entry(int(threadIdx.x));
+// The mask kernel computes the twiddle table (sincospif) and leaves a copy
+// in the workspace; the convolution's blocks copy it (3.2 KB from L2)
+// instead of recomputing it, which would cost each thread ~2 sincospif.
+__device__ inline void compute_tables(SharedFft& sh, Cx* __restrict__ global_copy) {
+  for (int i = int(threadIdx.x); i < TABLE_ENTRIES; i += THREADS) global_copy[i] = sh.table[i] = table_entry(i);
+}
+__device__ inline void copy_tables(SharedFft& sh, const Cx* __restrict__ global_copy) {
+  for (int i = int(threadIdx.x); i < TABLE_ENTRIES; i += THREADS) sh.table[i] = global_copy[i];
 }
 
 // The forward transform of the block's v (thread t holds x[256 a + t] in
@@ -48,7 +54,7 @@ __device__ inline void fill_tables(SharedFft& sh) {
 __device__ inline void forward_fft(Cx v[16], SharedFft& sh) {
   const int t = int(threadIdx.x);
   const Exchange ex{sh.re, sh.im};
-  const Twiddles tw{sh.table, sh.table + TABLE};
+  const Twiddles tw{sh.table};
   __syncthreads();  // tables written (and the exchange free)
   forward_stage1(v, t, tw);
   store_a_by_bc(ex, v, t);
@@ -67,7 +73,7 @@ __device__ inline void forward_fft(Cx v[16], SharedFft& sh) {
 __device__ inline void inverse_fft(Cx v[16], SharedFft& sh) {
   const int t = int(threadIdx.x);
   const Exchange ex{sh.re, sh.im};
-  const Twiddles tw{sh.table, sh.table + TABLE};
+  const Twiddles tw{sh.table};
   inverse_stage1(v, t, tw);
   __syncthreads();  // the forward transform's last reads of B done
   store_b_by_k0k1(ex, v, t);
@@ -84,11 +90,12 @@ __device__ inline void inverse_fft(Cx v[16], SharedFft& sh) {
 // The spectrum of the reversed mask (P[i] = sum_j M[j] N[i - r + j] is a
 // correlation; the FFT convolves), zero-padded to N, scaled by 1 / N (the
 // inverse transform's normalisation, exact: a power of two). One block.
+// Also writes the twiddle table after the spectrum (workspace_of).
 __global__ void __launch_bounds__(THREADS) conv_fft_fused_mask_kernel(const float* __restrict__ mask, int taps,
                                                                       Cx* __restrict__ spectrum) {
   __shared__ SharedFft sh;
   const int t = int(threadIdx.x);
-  fill_tables(sh);
+  compute_tables(sh, spectrum + N);
   Cx v[16];
   load_reversed_mask(v, mask, taps, t);
   forward_fft(v, sh);
@@ -105,7 +112,7 @@ __global__ void __launch_bounds__(THREADS) conv_fft_fused_kernel(const float* __
   __shared__ SharedFft sh;
   const int t = int(threadIdx.x);
   const std::int64_t g = blockIdx.x;
-  fill_tables(sh);
+  copy_tables(sh, spectrum + N);
   Cx v[16];
   load_segments(v, in, n, g, valid, overlap, t);
   forward_fft(v, sh);
@@ -120,7 +127,8 @@ bool supports_fft_fused(const ConvSpec& s) {
   return s.one_d() && s.mask_w <= FUSED_MAX_TAPS && fused_blocking_of(s).blocks <= std::size_t(INT_MAX);
 }
 
-std::size_t ws_fft_fused(const ConvSpec&) { return std::size_t(N) * sizeof(Cx); }
+// The mask's spectrum (N bins) and the twiddle table.
+std::size_t ws_fft_fused(const ConvSpec&) { return std::size_t(N + TABLE_ENTRIES) * sizeof(Cx); }
 
 void run_fft_fused(const ConvCall& call) {
   const ConvSpec& s = call.spec;

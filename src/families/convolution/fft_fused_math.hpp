@@ -38,6 +38,8 @@ namespace tessera::convolution_impl::fused {
 inline constexpr int N = int(FUSED_NFFT);  // points per transform
 inline constexpr int THREADS = 256;         // N / 16: one 16-point DFT per thread per stage
 inline constexpr int TABLE = 64;            // W^e = FINE[e % 64] * COARSE[e / 64]
+inline constexpr int ROOT256_SLOTS = 255 + 255 / 16 + 1;  // W^(16 m), m < 256, one pad slot every 16
+inline constexpr int TABLE_ENTRIES = 2 * TABLE + ROOT256_SLOTS;
 static_assert(N == 16 * 16 * 16 && THREADS * 16 == N && TABLE * TABLE == N, "three radix-16 stages of 256 threads");
 
 // The exchanges' layouts, padded so that every exchange's writes and reads
@@ -73,17 +75,30 @@ TESSERA_FFT_HD Cx unit_root(int e) {
 #endif
 }
 
-// The twiddles of a block: two tables of 64 roots (512 bytes each in shared
-// memory) instead of 4,096, one complex product per twiddle to combine them
-// (about one more rounding than a full table).
+// The twiddles of a block, one table in shared memory (3.2 KB instead of
+// 32 KB for all 4,096 roots): FINE (W^f, f < 64) and COARSE (W^(64 c),
+// c < 64) combine into any root with one complex product (about one more
+// rounding); the 256 roots W^(16 m) the middle stages use are stored whole
+// (one load, no product), at slot m + m / 16 so that the 16 threads of a
+// half-warp, which read m = c k1 for c < 16, mostly hit distinct banks.
 struct Twiddles {
-  const Cx* fine;    // W^f, f < 64
-  const Cx* coarse;  // W^(64 c), c < 64
-  TESSERA_FFT_HD Cx forward(int e) const { return cmul(fine[e & (TABLE - 1)], coarse[(e >> 6) & (TABLE - 1)]); }
+  const Cx* table;  // TABLE_ENTRIES: FINE, COARSE, then the W^(16 m) slots
+  TESSERA_FFT_HD Cx forward(int e) const {
+    return cmul(table[e & (TABLE - 1)], table[TABLE + ((e >> 6) & (TABLE - 1))]);
+  }
+  TESSERA_FFT_HD Cx root256(int m) const {  // W^(16 m)
+    m &= 255;
+    return table[2 * TABLE + m + (m >> 4)];
+  }
 };
 
-// Entry i < 2 TABLE of the two tables, fine then coarse.
-TESSERA_FFT_HD Cx table_entry(int i) { return unit_root(i < TABLE ? i : (i - TABLE) * TABLE); }
+// Entry i < TABLE_ENTRIES of the table (the pad slots hold 1).
+TESSERA_FFT_HD Cx table_entry(int i) {
+  if (i < TABLE) return unit_root(i);
+  if (i < 2 * TABLE) return unit_root((i - TABLE) * TABLE);
+  const int slot = i - 2 * TABLE, q = slot / 17, r = slot % 17;  // slot = m + m / 16 = 17 q + r, m = 16 q + r
+  return unit_root(r == 16 ? 0 : 16 * (16 * q + r));
+}
 
 // exp(-+2 pi i j / 16), constants once the loops are unrolled.
 template <bool INVERSE>
@@ -175,7 +190,7 @@ TESSERA_FFT_HD void forward_stage2(Cx v[16], int tau, const Twiddles& tw) {
   const int c = tau & 15;
   dft16<false>(v);
 TESSERA_FFT_UNROLL
-  for (int k1 = 1; k1 < 16; ++k1) v[k1] = cmul(v[k1], tw.forward((16 * c * k1) & (N - 1)));
+  for (int k1 = 1; k1 < 16; ++k1) v[k1] = cmul(v[k1], tw.root256(c * k1));
 }
 TESSERA_FFT_HD void store_b_by_k0c(const Exchange& ex, const Cx v[16], int tau) {
   const int k0 = tau >> 4, c = tau & 15;
@@ -197,7 +212,7 @@ TESSERA_FFT_HD void inverse_stage1(Cx v[16], int tau, const Twiddles& tw) {
   const int k1 = tau >> 4;
   dft16<true>(v);
 TESSERA_FFT_UNROLL
-  for (int c = 1; c < 16; ++c) v[c] = cmul(v[c], conj(tw.forward((16 * c * k1) & (N - 1))));
+  for (int c = 1; c < 16; ++c) v[c] = cmul(v[c], conj(tw.root256(c * k1)));
 }
 TESSERA_FFT_HD void store_b_by_k0k1(const Exchange& ex, const Cx v[16], int tau) {
   const int k0 = tau & 15, k1 = tau >> 4;
