@@ -13,7 +13,8 @@
 // the 1,024-sample overlaps, mostly L2 hits between neighbouring blocks) and
 // writes it once: ~0.6 GB. Bottleneck expected: FP32 issue (about 80 flops
 // per output at 1,025 taps: 2 transforms of 5 N log2 N over 2 (N - 1,024)
-// outputs) and the block's 8 barriers, not DRAM.
+// outputs; ~2,650 instructions a thread, 64 registers, 4 blocks an SM) and
+// the block's 8 barriers, not DRAM: predicted ~0.35 ms (docs/convolution.md).
 //
 // Masks of up to FUSED_MAX_TAPS (2,049) taps: at least half of each
 // transform is output (fft_geometry.hpp); longer masks take fft_overlap_save.
@@ -32,7 +33,7 @@ namespace {
 using namespace fused;
 
 // The block's shared state: the exchange buffer and the twiddle tables
-// (38 KB + 3.2 KB, static: under the 48 KB default).
+// (38 KB + 3.2 KB, static: under the 48 KB default; 4 blocks an SM).
 struct SharedFft {
   float re[EXCHANGE];
   float im[EXCHANGE];

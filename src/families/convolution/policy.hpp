@@ -30,8 +30,8 @@ inline constexpr std::size_t FFT_MIN_TAPS = 512;
 
 inline constexpr Rule GPU_RULES_1D[] = {
     {"fft_fused", "mask_width >= FFT_MIN_TAPS (512) and <= FUSED_MAX_TAPS (2,049)", "-",
-     "predicted, not measured: n = 2^26, 1,025 taps ~0.35-0.45 ms (one read and one write of the signal, ~80 "
-     "flops/output at FP32 issue rate), against fft_overlap_save's measured 1.058 ms",
+     "predicted, not measured: n = 2^26, 1,025 taps ~0.35 ms (0.30-0.45: one read and one write of the signal, "
+     "~232 M warp instructions at 70-80% issue), against fft_overlap_save's measured 1.058 ms",
      "-"},
     {"fft_overlap_save", "mask_width >= FFT_MIN_TAPS (512), longer than fft_fused takes", "H100 80GB HBM3",
      "n = 2^26, 1,025 taps: 1.058 ms, 4.1x register_blocked (4.367 ms), 6.3x cufft_whole_signal",
