@@ -58,15 +58,17 @@ inline Expected expected(const std::vector<float>& in, std::size_t w, std::size_
   return e;
 }
 
-// The harness's tolerance (problem.cpp), times `extra` for the FFT rungs.
+// The harness's tolerance (problem.cpp), times `extra` for the FFT rungs,
+// plus `floor` (the fused rung's normwise rounding, fft_geometry.hpp).
 inline void expect_close(const std::vector<float>& out, std::size_t w, std::size_t h, std::size_t pitch,
-                         const Expected& e, std::size_t taps, const std::string& what, double extra = 1.0) {
+                         const Expected& e, std::size_t taps, const std::string& what, double extra = 1.0,
+                         double floor = 0.0) {
   const double tol_factor = std::ldexp(1.0, -24) * (16.0 + 4.0 * std::sqrt(double(taps))) * extra;
   int reported = 0;
   for (std::size_t y = 0; y < h; ++y)
     for (std::size_t x = 0; x < w; ++x) {
       const double got = out[y * pitch + x], ref = double(e.value[y * w + x]);
-      const double tol = tol_factor * double(e.magnitude[y * w + x]) + 1e-30;
+      const double tol = tol_factor * double(e.magnitude[y * w + x]) + floor + 1e-30;
       if (!(std::fabs(got - ref) <= tol) && reported++ < 3)
         ADD_FAILURE() << what << ": out[" << y << "][" << x << "] = " << got << ", expected " << ref << " (tolerance "
                       << tol << ")";

@@ -10,6 +10,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <ostream>
@@ -44,16 +45,26 @@ std::vector<float> mask_for(const Shape& s, std::uint32_t seed) {
   return random_floats(s.mw * s.mh, seed);
 }
 
-bool is_fft(const std::string& v) { return v == "fft_overlap_save" || v == "cufft_whole_signal"; }
+bool is_fft(const std::string& v) { return v == "fft_overlap_save" || v == "cufft_whole_signal" || v == "fft_fused"; }
 
 // Extra tolerance of the FFT rungs (problem.cpp's factor 4 log2 nfft).
 double extra_for(const std::string& v, const Shape& s) {
   if (!is_fft(v)) return 1.0;
+  if (v == "fft_fused") return 4.0 * std::log2(double(ci::FUSED_NFFT));
   ci::ConvSpec spec;
   spec.width = spec.pitch = s.w;
   spec.mask_w = s.mw;
   const auto os = v == "fft_overlap_save" ? ci::overlap_save_of(spec) : ci::whole_signal_of(spec);
   return 4.0 * std::log2(double(os.nfft));
+}
+
+// The fused rung's absolute rounding term (fft_geometry.hpp), 0 for the others.
+double floor_for(const std::string& v, const std::vector<float>& in, const std::vector<float>& mask) {
+  if (v != "fft_fused") return 0.0;
+  double l2 = 0, max_in = 0;
+  for (float m : mask) l2 += double(m) * double(m);
+  for (float x : in) max_in = std::max(max_in, std::fabs(double(x)));
+  return ci::fused_error_floor(std::sqrt(l2), max_in);
 }
 
 // Runs `variant` (empty: the default) through the public API on the device
@@ -74,8 +85,9 @@ void api_case(bool one_d, const Shape& s, const std::string& variant, cudaStream
   d_out.download(out.data(), elems);
   const std::string what = (variant.empty() ? std::string("default") : variant) + " " + std::to_string(s.w) + "x" +
                            std::to_string(s.h) + " mask " + std::to_string(s.mw) + "x" + std::to_string(s.mh);
+  const std::string used = variant.empty() && one_d ? conv1d_default_variant(s.w, s.mw) : variant;
   expect_close(out, s.w, s.h, pitch, expected(in, s.w, s.h, pitch, mask, s.mw, s.mh), s.mw * s.mh, what,
-               extra_for(variant, s));
+               extra_for(used, s), floor_for(used, in, mask));
   for (std::size_t y = 0; y + 1 < s.h; ++y)
     for (std::size_t x = s.w; x < pitch; ++x) {
       std::uint32_t bits;
@@ -179,7 +191,7 @@ TEST_P(ConvGpuRung, RunIsGraphCapturable) {
   std::vector<float> out(in.size());
   d_out.download(out.data(), out.size());
   expect_close(out, s.w, s.h, s.w, expected(in, s.w, s.h, s.w, mask, s.mw, s.mh), s.mw * s.mh,
-               r.name + " graph replay", extra_for(r.name, s));
+               r.name + " graph replay", extra_for(r.name, s), floor_for(r.name, in, mask));
 }
 
 INSTANTIATE_TEST_SUITE_P(Rungs, ConvGpuRung, ::testing::ValuesIn(gpu_rungs()), [](const auto& info) {
@@ -200,7 +212,9 @@ TEST_F(ConvGpu, FftAgreesWithDirectAtSeveralLengths) {
 }
 
 TEST_F(ConvGpu, DefaultVariantsFollowThePolicy) {
-  EXPECT_EQ(conv1d_default_variant(std::size_t(1) << 26, 1025), "fft_overlap_save");
+  EXPECT_EQ(conv1d_default_variant(std::size_t(1) << 26, 1025), "fft_fused");
+  EXPECT_EQ(conv1d_default_variant(std::size_t(1) << 26, 2049), "fft_fused");
+  EXPECT_EQ(conv1d_default_variant(std::size_t(1) << 26, 2051), "fft_overlap_save");
   EXPECT_EQ(conv1d_default_variant(std::size_t(1) << 26, 7), "register_blocked");
   EXPECT_EQ(conv1d_default_variant(std::size_t(1) << 26, 33), "register_blocked");
   const auto sep = outer(random_floats(9, 1), random_floats(9, 2));
@@ -311,3 +325,53 @@ TEST_F(ConvGpu, PipelinedTilesCopyPathsAndTileWalk) {
 }
 
 }  // namespace
+// The fused FFT rung at the edges of its blocking (valid = 4,096 - (taps - 1)
+// outputs per segment, two segments per block): one sample, one segment,
+// an odd number of segments (a block's imaginary half past the end),
+// lengths one off a segment and a block, and masks of 1, 3, 1,025 and its
+// limit 2,049 taps; a mask of 4,097 taps is declined (fft_overlap_save
+// takes it).
+TEST_F(ConvGpu, FusedFftAtTheEdgesOfItsBlocking) {
+  std::uint32_t seed = 700;
+  for (std::size_t taps : {1u, 3u, 1025u, 2049u}) {
+    const std::size_t valid = ci::FUSED_NFFT - (taps - 1);
+    for (std::size_t n : {std::size_t(1), std::size_t(2), valid - 1, valid, valid + 1, 2 * valid - 1, 2 * valid,
+                          2 * valid + 1, 3 * valid, 5 * valid + 17, std::size_t(100003)}) {
+      if (n < taps) continue;  // the API refuses a mask wider than the input (below: the rung itself)
+      api_case(true, {n, 1, taps, 1}, "fft_fused", stream(), seed += 3);
+    }
+  }
+  ci::ConvSpec big;
+  big.width = big.pitch = 100000;
+  big.mask_w = 4097;
+  EXPECT_FALSE(ci::ladder_for(true).at("fft_fused", "test").supports(big));
+  big.mask_w = 2051;
+  EXPECT_FALSE(ci::ladder_for(true).at("fft_fused", "test").supports(big));
+}
+
+// The rung itself (no API, which refuses it) with a mask wider than the
+// signal: every output's window is mostly ghosts.
+TEST_F(ConvGpu, FusedFftWithAMaskWiderThanTheSignal) {
+  const ci::ConvVariant& v = ci::ladder_for(true).at("fft_fused", "test");
+  for (std::size_t n : {std::size_t(1), std::size_t(5), std::size_t(700)}) {
+    const Shape s{n, 1, 1025, 1};
+    const ci::ConvSpec spec = spec_of(s, true);
+    ASSERT_TRUE(v.supports(spec));
+    const auto in = random_floats(n, 40 + std::uint32_t(n));
+    const auto mask = random_floats(s.mw, 41);
+    DeviceBuffer<float> d_in(n), d_out(n), d_taps(mask.size());
+    DeviceBuffer<unsigned char> d_ws(v.workspace_bytes(spec));
+    d_in.upload(in.data(), n);
+    d_taps.upload(mask.data(), mask.size());
+    d_out.fill_bytes(0xFF);
+    device_sync();
+    v.run(ci::ConvCall{spec, d_in.data(), d_out.data(), d_taps.data(), mask.data(), nullptr, nullptr, d_ws.data(),
+                       stream()});
+    TESSERA_CUDA(cudaStreamSynchronize(stream()));
+    std::vector<float> out(n);
+    d_out.download(out.data(), n);
+    expect_close(out, n, 1, n, expected(in, n, 1, n, mask, s.mw, 1), s.mw, "fft_fused n " + std::to_string(n),
+                 extra_for("fft_fused", s), floor_for("fft_fused", in, mask));
+  }
+}
+

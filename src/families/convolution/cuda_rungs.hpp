@@ -48,5 +48,9 @@ void run_cufft_whole_signal(const ConvCall& call);
 bool supports_cufft_whole_signal(const ConvSpec& s);
 std::size_t ws_cufft_whole_signal(const ConvSpec& s);
 void prepare_cufft_whole_signal(const ConvSpec& s);
+// 08_fft_fused.cu: 1D, masks up to FUSED_MAX_TAPS (fft_geometry.hpp)
+void run_fft_fused(const ConvCall& call);
+bool supports_fft_fused(const ConvSpec& s);
+std::size_t ws_fft_fused(const ConvSpec& s);
 
 }  // namespace tessera::convolution_impl

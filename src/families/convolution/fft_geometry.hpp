@@ -5,6 +5,7 @@
 // thrown away. Plain C++: the cost model and the policy use it.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 
 #include "families/convolution/contract.hpp"
@@ -61,6 +62,42 @@ inline OverlapSave overlap_save_of(const ConvSpec& s) {
 inline OverlapSave whole_signal_of(const ConvSpec& s) {
   const std::size_t nfft = next_pow2(s.width + s.mask_w - 1);
   return {nfft, nfft - (s.mask_w - 1), 1};
+}
+
+
+// The fused rung (10_fft_fused.cu): one block per pair of segments, each
+// pair one complex transform of FUSED_NFFT points done in shared memory and
+// registers. A mask of mask_w taps leaves FUSED_NFFT - (mask_w - 1) outputs
+// per segment; past FUSED_MAX_TAPS less than half of each transform would be
+// output and the rung declines (fft_overlap_save grows its nfft instead).
+inline constexpr std::size_t FUSED_NFFT = 4096;
+inline constexpr std::size_t FUSED_MAX_TAPS = FUSED_NFFT / 2 + 1;
+
+struct FusedBlocking {
+  std::size_t valid = 0;     // outputs per segment
+  std::size_t segments = 0;  // ceil(width / valid)
+  std::size_t blocks = 0;    // ceil(segments / 2): two segments per transform
+};
+
+inline FusedBlocking fused_blocking_of(const ConvSpec& s) {
+  FusedBlocking f;
+  if (s.mask_w > FUSED_MAX_TAPS) return f;
+  f.valid = FUSED_NFFT - (s.mask_w - 1);
+  f.segments = (s.width + f.valid - 1) / f.valid;
+  f.blocks = (f.segments + 1) / 2;
+  return f;
+}
+
+// The fused rung's rounding, an absolute term added to every output's
+// tolerance (docs/convolution.md "Verification"): a float FFT's error is
+// normwise, not per window: each of the forward transform, the product and
+// the inverse adds about log2(N) roundings of the spectrum's size, so an
+// output's error is ~ c log2(N) eps ||mask||_2 rms(segment) whatever its
+// own window's magnitude (an output near zero still carries it). Bound
+// used: eps 4 log2(N) 16 ||mask||_2 max|input| (c = 16 with rms <= max and
+// the sqrt 2 of packing two segments in one complex signal inside it).
+inline double fused_error_floor(double mask_l2, double max_abs_input) {
+  return std::ldexp(1.0, -24) * 4.0 * std::log2(double(FUSED_NFFT)) * 16.0 * mask_l2 * max_abs_input;
 }
 
 }  // namespace tessera::convolution_impl

@@ -59,6 +59,7 @@ const ConvVariant TABLE_1D[] = {
 #if TESSERA_HAVE_CUDA
     TESSERA_GPU_ROWS("conv1d"),
     {{"conv1d", "fft_overlap_save", 8, CUDA, PRODUCT, "tessera: long masks through cuFFT, overlap-save blocks sized from the mask (nfft >= 8 (taps - 1)): O(log nfft) work per sample instead of O(taps)", true}, TESSERA_RUNG_FFT(fft_overlap_save)},
+    {{"conv1d", "fft_fused", 8, CUDA, PRODUCT, "tessera: the FFT convolution in one pass over memory: a block reads two overlap-save segments as one complex signal (a + i b: the real mask convolves both at once), 4,096-point FFT in registers and shared memory (radix 16), times the mask's spectrum (one block per call, read through L2), inverse, writes both segments' outputs (masks up to 2,049 taps)", true}, supports_fft_fused, ws_fft_fused, nullptr, run_fft_fused},
     {{"conv1d", "cufft_whole_signal", 9, CUDA, VENDOR, "vendor baseline: cuFFT of the whole zero-padded signal and mask, multiply, inverse (a framework's FFT convolution)", true}, TESSERA_RUNG_FFT(cufft_whole_signal)},
 #endif
 };

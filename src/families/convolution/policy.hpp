@@ -17,7 +17,10 @@ struct Rule {
   std::string_view source;    // the results file and the commit that chose it
 };
 
-// conv1d: masks of at least FFT_MIN_TAPS taps take the FFT path (measured
+// conv1d: masks of at least FFT_MIN_TAPS taps take the FFT path, the fused
+// rung where it supports the mask (predicted faster than fft_overlap_save at
+// every mask it takes: one pass over memory instead of ~2.4 GB; not yet
+// measured), fft_overlap_save beyond 2,049 taps (measured
 // at 1,025 taps: fft_overlap_save 1.058 ms median against register_blocked
 // 4.367 ms, 4.1x; the crossover itself is not measured: the two measured
 // ends predict it near 250 taps, so 512 stays until 257 and 513 are
@@ -26,12 +29,17 @@ struct Rule {
 inline constexpr std::size_t FFT_MIN_TAPS = 512;
 
 inline constexpr Rule GPU_RULES_1D[] = {
-    {"fft_overlap_save", "mask_width >= FFT_MIN_TAPS (512)", "H100 80GB HBM3",
+    {"fft_fused", "mask_width >= FFT_MIN_TAPS (512) and <= FUSED_MAX_TAPS (2,049)", "-",
+     "predicted, not measured: n = 2^26, 1,025 taps ~0.35 ms (0.30-0.45: one read and one write of the signal, "
+     "~232 M warp instructions at 70-80% issue), against fft_overlap_save's measured 1.058 ms",
+     "-"},
+    {"fft_overlap_save", "mask_width >= FFT_MIN_TAPS (512), longer than fft_fused takes", "H100 80GB HBM3",
      "n = 2^26, 1,025 taps: 1.058 ms, 4.1x register_blocked (4.367 ms), 6.3x cufft_whole_signal",
      "docs/results/conv1d-h100-2026-11-28.json"},
     {"register_blocked", "shorter masks (shared memory holds 4,096 outputs + the mask's halo)", "H100 80GB HBM3",
      "n = 2^26, 7 taps: 0.210 ms, 85.0% of copy; 1,025 taps: 4.367 ms, 51.5% of FP32",
      "docs/results/conv1d-h100-2026-11-28.json"},
+    {"fft_fused", "masks too long for register_blocked's shared tile, up to 2,049 taps", "-", "predicted, as above", "-"},
     {"fft_overlap_save", "masks too long for register_blocked's shared tile", "-", "the only rung left", "-"},
     {"basic", "anything else", "-", "supports every call", "-"},
 };
