@@ -40,8 +40,10 @@
 
 #if defined(__CUDACC__)
 #define TESSERA_BLOCK_FN __device__ __forceinline__
+#define TESSERA_UNROLL _Pragma("unroll")
 #else
 #define TESSERA_BLOCK_FN inline
+#define TESSERA_UNROLL
 #endif
 
 namespace tessera::stencil7_impl::temporal {
@@ -142,12 +144,12 @@ TESSERA_BLOCK_FN void step(Planes<T, STEPS>& s, Column<T>& c, const BlockGrid& g
   T* const odd_l = c.smem + (par ^ 1) * SLOT;  // levels l odd
 
   // Level 0: input plane i, and the load of plane i + 1.
-#pragma unroll
+TESSERA_UNROLL
   for (int j = 0; j < ROWS; ++j) {
     s.r[0][NEW][j] = s.ahead[j];
     even_l[j * PX] = s.ahead[j];
   }
-#pragma unroll
+TESSERA_UNROLL
   for (int j = 0; j < ROWS; ++j) {
     const unsigned char* const at = c.ld + g.rows[j];
     if constexpr (G == Guard::none) s.ahead[j] = load_input<T>(at);
@@ -156,13 +158,13 @@ TESSERA_BLOCK_FN void step(Planes<T, STEPS>& s, Column<T>& c, const BlockGrid& g
   }
 
   // Levels 1..STEPS: plane p = i - l from level l - 1's planes p - 1, p, p + 1.
-#pragma unroll
+TESSERA_UNROLL
   for (int l = 1; l <= STEPS; ++l) {
     const int p = i - l;
     T* const slots_l = (l & 1) ? odd_l : even_l;
     const T* const below = slots_l + (l - 1) * 2 * SLOT;  // level l - 1, plane p
     const bool z_keep = G == Guard::all && !(p > 0 && p < g.nz - 1);
-#pragma unroll
+TESSERA_UNROLL
     for (int j = 0; j < ROWS; ++j) {
       const T centre = s.r[l - 1][MID][j];
       const T* const b = below + j * PX;
@@ -192,9 +194,9 @@ TESSERA_BLOCK_FN void step(Planes<T, STEPS>& s, Column<T>& c, const BlockGrid& g
 // After step<0, all>: back to ROT = 0 by moves (r[l][k] <- r[l][k + 1]).
 template <class T, int STEPS>
 TESSERA_BLOCK_FN void rotate(Planes<T, STEPS>& s) {
-#pragma unroll
+TESSERA_UNROLL
   for (int l = 0; l < STEPS; ++l)
-#pragma unroll
+TESSERA_UNROLL
     for (int j = 0; j < ROWS; ++j) {
       const T first = s.r[l][0][j];
       s.r[l][0][j] = s.r[l][1][j];
@@ -229,7 +231,7 @@ TESSERA_BLOCK_FN void run_block(const T* in, T* out, const BlockGrid& g, T c0, T
   const bool x_inner = gx > 0 && gx < g.nx - 1;
   const bool x_out = lx >= STEPS && lx < PX - STEPS && x_in;
   c.flags = 0;
-#pragma unroll
+TESSERA_UNROLL
   for (int j = 0; j < ROWS; ++j) {
     const int ly = ly0 + j, gy = ty0 + ly;
     const bool y_in = gy >= 0 && gy < g.ny;
@@ -250,13 +252,13 @@ TESSERA_BLOCK_FN void run_block(const T* in, T* out, const BlockGrid& g, T c0, T
   }
 
   Planes<T, STEPS> s;
-#pragma unroll
+TESSERA_UNROLL
   for (int l = 0; l < STEPS; ++l)
-#pragma unroll
+TESSERA_UNROLL
     for (int k = 0; k < 3; ++k)
-#pragma unroll
+TESSERA_UNROLL
       for (int j = 0; j < ROWS; ++j) s.r[l][k][j] = T(0);
-#pragma unroll
+TESSERA_UNROLL
   for (int j = 0; j < ROWS; ++j)
     s.ahead[j] = c.has(c.IN_GRID, j) ? load_input<T>(c.ld - g.plane + g.rows[j]) : T(0);
   __syncthreads();  // the guard rows
@@ -295,3 +297,4 @@ TESSERA_BLOCK_FN void run_block(const T* in, T* out, const BlockGrid& g, T c0, T
 }  // namespace tessera::stencil7_impl::temporal
 
 #undef TESSERA_BLOCK_FN
+#undef TESSERA_UNROLL
