@@ -1,21 +1,12 @@
 // Stencil7 step 6 — tessera's best: temporal blocking, 2.5D (tiled in x-y,
 // streamed along z), fusing STEPS sweeps in one pass over memory.
 //
-// A block owns a padded x-y tile of PX x PY columns: the IX x IY interior it
-// writes plus a halo of STEPS cells on each side, recomputed redundantly
-// (level l is only right at columns at least l cells from the tile's edge,
-// so after STEPS levels the interior is exactly right). It walks its z range
-// plane by plane; at step i it loads input plane i (level 0) and computes
-// plane i - l of sweep level l for l = 1..STEPS, a wavefront one plane behind
-// the level below. Each thread owns ROWS adjacent columns of the tile (rows
-// y .. y + ROWS - 1) and keeps, per level below STEPS, the previous/current/
-// next cells of those columns in registers: the z neighbours (step 4's
-// register tiling, per level) and the y neighbours of its inner rows. The x
-// neighbours, and the y neighbours beyond its first and last row, come from
-// shared memory, where each level writes its newest
-// plane into one of two slots (by plane parity). A level reads the slot of
-// parity (i - l) while the level below writes parity (i - l + 1), so one
-// barrier per step orders everything. Level STEPS goes to global memory.
+// The block (temporal_kernel.cuh, which says how): a padded x-y tile of
+// PX x PY columns, the IX x IY interior written, a halo of STEPS cells per
+// side recomputed; streamed along z with the STEPS sweep levels in a
+// wavefront, a thread's ROWS columns of three planes per level in
+// registers, x and outer-row y neighbours through shared memory, one
+// barrier per z step. This file launches it and chains the passes.
 //
 // DRAM traffic per pass: PX*PY/(IX*IY) reads and one write per cell, for
 // STEPS sweeps. float, STEPS = 4, 64 x 32 tile: 2048/1344 = 1.52 reads, so
@@ -28,7 +19,11 @@
 // on the shared pipe alone); with the inner rows' y neighbours in registers
 // it costs 2.5 loads + 1 store, 30% fewer. Measured on the H100: 2.206 ->
 // 2.095 ms (513 G cells/s, 136% of the one-sweep copy bound), not the 1.6-1.7
-// predicted: instruction issue binds (docs/stencil7.md, open work).
+// predicted: instruction issue binds (docs/stencil7.md). Third version: the
+// z loop unrolled by 3 (planes renamed, not moved) and test-free steps for
+// tiles inside the grid: SASS instructions per step 449 -> 220 (interior
+// tiles), per cell-sweep 45.4 -> 24.9 at 512^3. Predicted, not measured:
+// 1.15-1.45 ms for 512^3 float 8 sweeps (197-248% of the one-sweep bound).
 // The z range is cut into chunks of ZCHUNK planes (each re-reading STEPS
 // planes below and above it) so that a 512^3 grid has ~900 blocks.
 //
