@@ -75,16 +75,19 @@ void check(const Grid& g, unsigned seed) {
 // ones); odd sizes of one tile; several tiles in x and y with interior tiles
 // (float STEPS = 4: a tile is 64 x 32 with a 56 x 24 interior, so 180 x 80
 // has 2 x 2 tiles wholly inside the grid) and a steady z range that is not a
-// multiple of the 3-step unroll; two z chunks (nz > 128).
+// multiple of the 3-step unroll; two z chunks (nz > 128), with and without
+// a tile inside the grid.
 const Grid SMALL[] = {{3, 3, 3}, {3, 100, 7}, {37, 19, 23}, {130, 7, 9}, {5, 4, 20}};
 const Grid INTERIOR = {180, 80, 23};
 const Grid TWO_CHUNKS = {9, 6, 140};
+const Grid INTERIOR_TWO_CHUNKS = {130, 60, 135};  // one tile inside the grid, in both chunks
 
 TEST(Stencil7Emulated, FloatFourSweeps) {
   unsigned seed = 1;
   for (const Grid& g : SMALL) check<float, 4>(g, ++seed);
   check<float, 4>(INTERIOR, ++seed);
   check<float, 4>(TWO_CHUNKS, ++seed);
+  check<float, 4>(INTERIOR_TWO_CHUNKS, ++seed);
 }
 
 TEST(Stencil7Emulated, FloatTwoAndOneSweeps) {
@@ -105,6 +108,7 @@ TEST(Stencil7Emulated, DoubleTwoAndOneSweeps) {
   }
   check<double, 2>(INTERIOR, ++seed);
   check<double, 2>(TWO_CHUNKS, ++seed);
+  check<double, 2>(INTERIOR_TWO_CHUNKS, ++seed);
 }
 
 }  // namespace
