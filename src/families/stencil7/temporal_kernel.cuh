@@ -27,11 +27,14 @@
 //   without a test: each slot has a guard row above and below the tile, and
 //   the lanes at a row's ends read the neighbouring row's end (garbage that
 //   only reaches halo cells, which are never written).
-// - Three kinds of step (Guard): `none` for tiles whose every column is
-//   interior to the grid, at z steps where every level's plane is interior
-//   and written (no test at all); `xy` for the other tiles at those steps
-//   (a select per cell, predicated loads and stores); `all` for the few
-//   steps at the ends of the z walk (z tests too, rotation by moves).
+// - Three kinds of step (Guard): `none` for warps whose 32 columns and 4
+//   rows are all interior to the grid, at z steps where every level's plane
+//   is interior and written (no test at all); `xy` for the other warps at
+//   those steps (a select per cell, predicated loads and stores); `all` for
+//   the few steps at the ends of the z walk (z tests too, rotation by
+//   moves). The choice is per warp (a warp is 32 lanes of one thread row),
+//   so all the warps of a tile inside the grid, and most of a tile on its
+//   faces, take `none`; the barrier stays outside the branch.
 #pragma once
 
 #include <cstddef>
@@ -133,7 +136,7 @@ struct Planes {
 // Step i (one z plane of every level), its planes named by ROT: before it,
 // level l's planes i - l - 3, i - l - 2, i - l - 1 sit in r[l][ROT],
 // r[l][ROT + 1], r[l][ROT + 2] (mod 3); it writes plane i - l into r[l][ROT],
-// so the next step has ROT + 1. Ends with the block's barrier.
+// so the next step has ROT + 1. The caller ends it with the block's barrier.
 template <int ROT, Guard G, class T, int STEPS>
 TESSERA_BLOCK_FN void step(Planes<T, STEPS>& s, Column<T>& c, const BlockGrid& g, T c0, T c1, int i) {
   constexpr int NEW = ROT % 3, ZM = (ROT + 1) % 3, MID = (ROT + 2) % 3;
@@ -188,7 +191,6 @@ TESSERA_UNROLL
   }
   c.ld += g.plane;
   c.st += g.plane;
-  __syncthreads();
 }
 
 // After step<0, all>: back to ROT = 0 by moves (r[l][k] <- r[l][k + 1]).
@@ -239,9 +241,12 @@ TESSERA_UNROLL
     if (!(x_inner && gy > 0 && gy < g.ny - 1)) c.flags |= c.KEEP << j;
     if (x_out && y_in && ly >= STEPS && ly < PY - STEPS) c.flags |= c.WRITES << j;
   }
-  // Every column of the padded tile interior to the grid: no cell keeps its
-  // value and every load is inside the grid.
-  const bool interior_tile = tx0 >= 1 && tx0 + PX <= g.nx - 1 && ty0 >= 1 && ty0 + PY <= g.ny - 1;
+  // The warp's 32 columns and the thread's rows all interior to the grid:
+  // the same for every thread of a warp (a warp is 32 lanes of one thread
+  // row), so the warps of tiles inside the grid, and most warps of tiles on
+  // its faces, take the test-free step.
+  const int wx0 = tx0 + (lx & ~31);
+  const bool warp_inner = wx0 >= 1 && wx0 + 31 <= g.nx - 2 && ty0 + ly0 >= 1 && ty0 + ly0 + ROWS - 1 <= g.ny - 2;
 
   // The guard rows (above and below each slot's tile) hold zeros: read by
   // the first and last thread rows, their values reach only halo cells.
@@ -273,23 +278,23 @@ TESSERA_UNROLL
   int i = zs;
   for (; i <= last && !(i >= steady_lo && i + 2 <= steady_hi); ++i) {
     step<0, Guard::all>(s, c, g, c0, c1, i);
+    __syncthreads();
     rotate(s);
   }
-  if (interior_tile) {
-    for (; i + 2 <= steady_hi; i += 3) {
-      step<0, Guard::none>(s, c, g, c0, c1, i);
-      step<1, Guard::none>(s, c, g, c0, c1, i + 1);
-      step<2, Guard::none>(s, c, g, c0, c1, i + 2);
-    }
-  } else {
-    for (; i + 2 <= steady_hi; i += 3) {
-      step<0, Guard::xy>(s, c, g, c0, c1, i);
-      step<1, Guard::xy>(s, c, g, c0, c1, i + 1);
-      step<2, Guard::xy>(s, c, g, c0, c1, i + 2);
-    }
+  for (; i + 2 <= steady_hi; i += 3) {
+    if (warp_inner) step<0, Guard::none>(s, c, g, c0, c1, i);
+    else step<0, Guard::xy>(s, c, g, c0, c1, i);
+    __syncthreads();
+    if (warp_inner) step<1, Guard::none>(s, c, g, c0, c1, i + 1);
+    else step<1, Guard::xy>(s, c, g, c0, c1, i + 1);
+    __syncthreads();
+    if (warp_inner) step<2, Guard::none>(s, c, g, c0, c1, i + 2);
+    else step<2, Guard::xy>(s, c, g, c0, c1, i + 2);
+    __syncthreads();
   }
   for (; i <= last; ++i) {
     step<0, Guard::all>(s, c, g, c0, c1, i);
+    __syncthreads();
     rotate(s);
   }
 }
