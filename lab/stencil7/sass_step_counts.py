@@ -5,6 +5,9 @@ Reads `cuobjdump -sass` of the built object, finds each stencil7_temporal
 kernel's loops (a backward branch and its target) and prints, per loop, the
 instructions of its body by opcode. A loop holds one step (the guarded steps)
 or three (the steady steps, unrolled by 3): divide by the BAR.SYNC count.
+A steady step holds two paths, the test-free one and the one with selects,
+chosen per warp: per step, the instructions both paths share and each
+path's own ("path A" falls through the branch, "path B" is its target).
 
   cuobjdump -sass build/release/src/CMakeFiles/tessera.dir/families/stencil7/06_temporal_blocking.cu.o > t.sass
   python3 lab/stencil7/sass_step_counts.py t.sass [IfLi4]
@@ -50,6 +53,41 @@ def main():
             ops = collections.Counter(opcode(t) for _, t in body)
             print(f'  loop {body[0][0]:#x}-{a:#x}: {len(body)} instructions, {steps} step(s), '
                   f'{len(body) / steps:.0f} per step; ' + ' '.join(f'{o}:{n}' for o, n in ops.most_common()))
+            if steps > 1:
+                paths(body)
+
+
+def paths(body):
+    """Per step of an unrolled loop: the two-way branch whose fall-through
+    side ends with a jump to the point where both sides join."""
+    start = 0
+    for k, (_, t) in enumerate(body):
+        if 'BAR.SYNC' not in t:
+            continue
+        step = body[start:k + 1]
+        start = k + 1
+        split = None
+        for m, (a, u) in enumerate(step):
+            hit = re.match(r'@!?P\d BRA (?:`\(\.L_x_\d+\)\s*)?0x([0-9a-f]+)', u)
+            if not hit:
+                continue
+            target = int(hit.group(1), 16)
+            before = [n for n, (b, _) in enumerate(step) if b == target]
+            if before and re.match(r'BRA 0x([0-9a-f]+)', step[before[0] - 1][1]):
+                join = int(re.match(r'BRA 0x([0-9a-f]+)', step[before[0] - 1][1]).group(1), 16)
+                ends = [n for n, (b, _) in enumerate(step) if b == join]
+                if ends:
+                    split = (m, before[0], ends[0])
+                    break
+        if split is None:
+            print(f'    step: {len(step)} instructions, one path')
+            continue
+        m, b, e = split
+        a_len, b_len = b - m - 1, e - b
+        shared = len(step) - a_len - b_len
+        fsel = lambda seg: sum(opcode(t) == 'FSEL' for _, t in seg)
+        print(f'    step: shared {shared}, path A {a_len} ({fsel(step[m + 1:b])} FSEL), '
+              f'path B {b_len} ({fsel(step[b:e])} FSEL)')
 
 
 if __name__ == '__main__':
