@@ -147,12 +147,12 @@ TESSERA_BLOCK_FN void step(Planes<T, STEPS>& s, Column<T>& c, const BlockGrid& g
   T* const odd_l = c.smem + (par ^ 1) * SLOT;  // levels l odd
 
   // Level 0: input plane i, and the load of plane i + 1.
-TESSERA_UNROLL
+  TESSERA_UNROLL
   for (int j = 0; j < ROWS; ++j) {
     s.r[0][NEW][j] = s.ahead[j];
     even_l[j * PX] = s.ahead[j];
   }
-TESSERA_UNROLL
+  TESSERA_UNROLL
   for (int j = 0; j < ROWS; ++j) {
     const unsigned char* const at = c.ld + g.rows[j];
     if constexpr (G == Guard::none) s.ahead[j] = load_input<T>(at);
@@ -161,13 +161,13 @@ TESSERA_UNROLL
   }
 
   // Levels 1..STEPS: plane p = i - l from level l - 1's planes p - 1, p, p + 1.
-TESSERA_UNROLL
+  TESSERA_UNROLL
   for (int l = 1; l <= STEPS; ++l) {
     const int p = i - l;
     T* const slots_l = (l & 1) ? odd_l : even_l;
     const T* const below = slots_l + (l - 1) * 2 * SLOT;  // level l - 1, plane p
     const bool z_keep = G == Guard::all && !(p > 0 && p < g.nz - 1);
-TESSERA_UNROLL
+    TESSERA_UNROLL
     for (int j = 0; j < ROWS; ++j) {
       const T centre = s.r[l - 1][MID][j];
       const T* const b = below + j * PX;
@@ -183,7 +183,7 @@ TESSERA_UNROLL
         slots_l[l * 2 * SLOT + j * PX] = v;
       } else if (c.has(c.WRITES, G == Guard::none && STEPS % ROWS == 0 ? 0 : j) &&
                  (G != Guard::all || (p >= c.z0 && p < c.z1))) {
-        // (An interior tile's rows all write or none does when STEPS is a
+        // (An interior warp's rows all write or none does when STEPS is a
         // multiple of ROWS: one test for the thread.)
         *reinterpret_cast<T*>(c.st + g.rows[j]) = v;
       }
@@ -196,9 +196,9 @@ TESSERA_UNROLL
 // After step<0, all>: back to ROT = 0 by moves (r[l][k] <- r[l][k + 1]).
 template <class T, int STEPS>
 TESSERA_BLOCK_FN void rotate(Planes<T, STEPS>& s) {
-TESSERA_UNROLL
+  TESSERA_UNROLL
   for (int l = 0; l < STEPS; ++l)
-TESSERA_UNROLL
+    TESSERA_UNROLL
     for (int j = 0; j < ROWS; ++j) {
       const T first = s.r[l][0][j];
       s.r[l][0][j] = s.r[l][1][j];
@@ -233,7 +233,7 @@ TESSERA_BLOCK_FN void run_block(const T* in, T* out, const BlockGrid& g, T c0, T
   const bool x_inner = gx > 0 && gx < g.nx - 1;
   const bool x_out = lx >= STEPS && lx < PX - STEPS && x_in;
   c.flags = 0;
-TESSERA_UNROLL
+  TESSERA_UNROLL
   for (int j = 0; j < ROWS; ++j) {
     const int ly = ly0 + j, gy = ty0 + ly;
     const bool y_in = gy >= 0 && gy < g.ny;
@@ -257,13 +257,13 @@ TESSERA_UNROLL
   }
 
   Planes<T, STEPS> s;
-TESSERA_UNROLL
+  TESSERA_UNROLL
   for (int l = 0; l < STEPS; ++l)
-TESSERA_UNROLL
+    TESSERA_UNROLL
     for (int k = 0; k < 3; ++k)
-TESSERA_UNROLL
+      TESSERA_UNROLL
       for (int j = 0; j < ROWS; ++j) s.r[l][k][j] = T(0);
-TESSERA_UNROLL
+  TESSERA_UNROLL
   for (int j = 0; j < ROWS; ++j)
     s.ahead[j] = c.has(c.IN_GRID, j) ? load_input<T>(c.ld - g.plane + g.rows[j]) : T(0);
   __syncthreads();  // the guard rows
