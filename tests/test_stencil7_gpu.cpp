@@ -55,6 +55,11 @@ const Case CASES[] = {
     {{8, 6, 5}, {1, 5}},
     {{256, 9, 6}, {1, 3}},
     {{264, 5, 4}, {1}},
+    // x-y tiles wholly inside the grid with a steady z range: temporal
+    // blocking's test-free steps (and its tiles on the faces, and the
+    // guarded steps at the ends of the z walk)
+    {{180, 80, 23}, {2, 4, 8, 9}},
+    {{181, 83, 140}, {3, 5}},
 };
 
 class Stencil7GpuRung : public tessera_test::GpuFixture<::testing::TestWithParam<std::string>> {

@@ -1,21 +1,12 @@
 // Stencil7 step 6 — tessera's best: temporal blocking, 2.5D (tiled in x-y,
 // streamed along z), fusing STEPS sweeps in one pass over memory.
 //
-// A block owns a padded x-y tile of PX x PY columns: the IX x IY interior it
-// writes plus a halo of STEPS cells on each side, recomputed redundantly
-// (level l is only right at columns at least l cells from the tile's edge,
-// so after STEPS levels the interior is exactly right). It walks its z range
-// plane by plane; at step i it loads input plane i (level 0) and computes
-// plane i - l of sweep level l for l = 1..STEPS, a wavefront one plane behind
-// the level below. Each thread owns ROWS adjacent columns of the tile (rows
-// y .. y + ROWS - 1) and keeps, per level below STEPS, the previous/current/
-// next cells of those columns in registers: the z neighbours (step 4's
-// register tiling, per level) and the y neighbours of its inner rows. The x
-// neighbours, and the y neighbours beyond its first and last row, come from
-// shared memory, where each level writes its newest
-// plane into one of two slots (by plane parity). A level reads the slot of
-// parity (i - l) while the level below writes parity (i - l + 1), so one
-// barrier per step orders everything. Level STEPS goes to global memory.
+// The block (temporal_kernel.cuh, which says how): a padded x-y tile of
+// PX x PY columns, the IX x IY interior written, a halo of STEPS cells per
+// side recomputed; streamed along z with the STEPS sweep levels in a
+// wavefront, a thread's ROWS columns of three planes per level in
+// registers, x and outer-row y neighbours through shared memory, one
+// barrier per z step. This file launches it and chains the passes.
 //
 // DRAM traffic per pass: PX*PY/(IX*IY) reads and one write per cell, for
 // STEPS sweeps. float, STEPS = 4, 64 x 32 tile: 2048/1344 = 1.52 reads, so
@@ -28,7 +19,11 @@
 // on the shared pipe alone); with the inner rows' y neighbours in registers
 // it costs 2.5 loads + 1 store, 30% fewer. Measured on the H100: 2.206 ->
 // 2.095 ms (513 G cells/s, 136% of the one-sweep copy bound), not the 1.6-1.7
-// predicted: instruction issue binds (docs/stencil7.md, open work).
+// predicted: instruction issue binds (docs/stencil7.md). Third version: the
+// z loop unrolled by 3 (planes renamed, not moved) and test-free steps for
+// tiles inside the grid: SASS instructions per step 449 -> 220 (interior
+// tiles), per cell-sweep 45.4 -> 24.9 at 512^3. Predicted, not measured:
+// 1.15-1.45 ms for 512^3 float 8 sweeps (197-248% of the one-sweep bound).
 // The z range is cut into chunks of ZCHUNK planes (each re-reading STEPS
 // planes below and above it) so that a 512^3 grid has ~900 blocks.
 //
@@ -42,124 +37,38 @@
 
 #include "families/stencil7/common.cuh"
 #include "families/stencil7/cuda_rungs.hpp"
+#include "families/stencil7/temporal_kernel.cuh"
 #include "families/stencil7/vector_sweep.hpp"
 
 namespace tessera::stencil7_impl {
 
 namespace {
 
-constexpr int PX = 64;     // tile width: two warps along x, 256-byte float rows
-constexpr int TY = 8;      // thread rows: 512 threads
-constexpr int ROWS = 4;    // tile rows per thread: PY = 32
-constexpr int PY = TY * ROWS;
-constexpr int ZCHUNK = 128;  // planes per block along z (+ 2 * STEPS re-read)
+using temporal::PX;
+using temporal::PY;
+using temporal::TY;
+using temporal::ZCHUNK;
 
-// Fused sweeps per pass: float 4 (64 KiB of shared memory: 4 levels x 2
-// slots x 64 x 32 x 4 B), double 2 (the same 64 KiB).
+// Fused sweeps per pass: float 4 (68 KiB of shared memory: 4 levels x 2
+// slots x 34 x 64 x 4 B), double 2 (the same).
 template <class T>
 constexpr int max_steps() { return sizeof(T) == 4 ? 4 : 2; }
 
 // Blocks per SM the registers must allow (64 registers a thread for 2): 32
-// warps to hide the loads' latency. Float fits (ptxas sm_90: S = 4 spills 4
-// bytes, S = 1, 2 nothing), double S = 1 too; double S = 2 would spill 24
-// bytes in the loop, so 1 (84 registers, 16 warps).
+// warps to hide the loads' latency. Float fits, double S = 1 too; double
+// S = 2 would spill in the loop, so 1 (16 warps).
 template <class T, int STEPS>
 constexpr int MIN_BLOCKS = (sizeof(T) == 4 || STEPS == 1) ? 2 : 1;
 
 template <int STEPS>
-constexpr std::size_t smem_bytes(std::size_t elem) { return std::size_t(STEPS) * 2 * PX * PY * elem; }
+constexpr std::size_t smem_bytes(std::size_t elem) { return temporal::smem_elems<STEPS>() * elem; }
 
 template <class T, int STEPS>
-__global__ __launch_bounds__(PX* TY, MIN_BLOCKS<T, STEPS>) void stencil7_temporal(const T* __restrict__ in, T* __restrict__ out,
-                                                           gpu::Dims d, T c0, T c1, int tiles_x) {
-  constexpr int IX = PX - 2 * STEPS;
-  constexpr int IY = PY - 2 * STEPS;
+__global__ __launch_bounds__(PX* TY, MIN_BLOCKS<T, STEPS>) void stencil7_temporal(const T* __restrict__ in,
+                                                                                  T* __restrict__ out,
+                                                                                  temporal::BlockGrid g, T c0, T c1) {
   extern __shared__ unsigned char smem_raw[];
-  T* const slots = reinterpret_cast<T*>(smem_raw);  // [level 0..STEPS-1][parity][PY][PX]
-
-  const int lx = threadIdx.x;
-  const int gx = int(blockIdx.x % unsigned(tiles_x)) * IX - STEPS + lx;
-  const int gy0 = int(blockIdx.x / unsigned(tiles_x)) * IY - STEPS;
-  const bool x_in = gx >= 0 && gx < d.nx;
-  const bool x_inner = gx > 0 && gx < d.nx - 1;
-  const bool x_edge = lx == 0 || lx == PX - 1;  // no x neighbour in the tile
-  const bool x_out = lx >= STEPS && lx < PX - STEPS && x_in;
-
-  int ly[ROWS];
-  bool in_grid[ROWS], inner_xy[ROWS], writes[ROWS];
-#pragma unroll
-  for (int j = 0; j < ROWS; ++j) {
-    ly[j] = int(threadIdx.y) * ROWS + j;  // ROWS adjacent rows: y neighbours in registers
-    const int gy = gy0 + ly[j];
-    in_grid[j] = x_in && gy >= 0 && gy < d.ny;
-    inner_xy[j] = x_inner && gy > 0 && gy < d.ny - 1 && !x_edge && ly[j] > 0 && ly[j] < PY - 1;
-    writes[j] = x_out && ly[j] >= STEPS && ly[j] < PY - STEPS && gy >= 0 && gy < d.ny;
-  }
-  const std::size_t plane = d.plane();
-  // Offset of column j in plane 0: col0 + j * row_step (only used where
-  // in_grid[j]; signed, since the halo's first rows may lie before the grid).
-  const long long row_step = d.nx;
-  const long long col0 = (long long)(gy0 + int(threadIdx.y) * ROWS) * d.nx + gx;
-  const auto col = [&](int j) { return std::size_t(col0 + j * row_step); };
-
-  const int z0 = int(blockIdx.y) * ZCHUNK;
-  const int z1 = min(z0 + ZCHUNK, d.nz);
-  const int zs = max(0, z0 - STEPS);
-  const int last = z1 - 1 + STEPS;  // the step that computes plane z1 - 1 at level STEPS
-
-  T r[STEPS][3][ROWS];  // per level: previous, current, next plane of each column
-#pragma unroll
-  for (int l = 0; l < STEPS; ++l)
-#pragma unroll
-    for (int k = 0; k < 3; ++k)
-#pragma unroll
-      for (int j = 0; j < ROWS; ++j) r[l][k][j] = T(0);
-
-  T ahead[ROWS];  // input plane i, loaded one step early
-#pragma unroll
-  for (int j = 0; j < ROWS; ++j) ahead[j] = in_grid[j] ? in[std::size_t(zs) * plane + col(j)] : T(0);
-
-  for (int i = zs; i <= last; ++i) {
-    // Level 0: input plane i; start loading plane i + 1.
-    T* s0 = slots + std::size_t(i & 1) * PY * PX;
-#pragma unroll
-    for (int j = 0; j < ROWS; ++j) {
-      r[0][0][j] = r[0][1][j];
-      r[0][1][j] = r[0][2][j];
-      r[0][2][j] = ahead[j];
-      s0[ly[j] * PX + lx] = ahead[j];
-      ahead[j] = (in_grid[j] && i + 1 < d.nz) ? in[std::size_t(i + 1) * plane + col(j)] : T(0);
-    }
-    // Levels 1..STEPS: plane p = i - l from level l - 1's planes p - 1, p, p + 1.
-#pragma unroll
-    for (int l = 1; l <= STEPS; ++l) {
-      const int p = i - l;
-      const bool inner_z = p > 0 && p < d.nz - 1;
-      const T* below = slots + (std::size_t(l - 1) * 2 + std::size_t(p & 1)) * PY * PX;
-#pragma unroll
-      for (int j = 0; j < ROWS; ++j) {
-        const T centre = r[l - 1][1][j];
-        T v = centre;  // boundary cells keep their input; halo garbage stays unused
-        if (inner_z && inner_xy[j]) {
-          const T* c = below + ly[j] * PX + lx;
-          // y neighbours: the thread's own rows j - 1, j + 1 of level l - 1
-          // (registers), shared memory only at its first and last row.
-          const T ym = j > 0 ? r[l - 1][1][j - 1] : c[-PX];
-          const T yp = j < ROWS - 1 ? r[l - 1][1][j + 1] : c[PX];
-          v = stencil7_impl::stencil_point(c0, c1, centre, c[-1], c[1], ym, yp, r[l - 1][0][j], r[l - 1][2][j]);
-        }
-        if (l < STEPS) {
-          r[l][0][j] = r[l][1][j];
-          r[l][1][j] = r[l][2][j];
-          r[l][2][j] = v;
-          slots[(std::size_t(l) * 2 + std::size_t(p & 1)) * PY * PX + ly[j] * PX + lx] = v;
-        } else if (writes[j] && p >= z0 && p < z1) {
-          out[std::size_t(p) * plane + col(j)] = v;
-        }
-      }
-    }
-    __syncthreads();
-  }
+  temporal::run_block<T, STEPS>(in, out, g, c0, c1, reinterpret_cast<T*>(smem_raw));
 }
 
 // Raises the kernel's dynamic shared memory limit once (64 KiB is above the
@@ -176,13 +85,11 @@ void allow_shared_memory() {
 template <class T, int STEPS>
 void launch_pass(const Stencil7Call& call, const void* src, void* dst) {
   const Stencil7Spec& s = call.spec;
-  constexpr int IX = PX - 2 * STEPS, IY = PY - 2 * STEPS;
-  const std::size_t tiles_x = (s.nx + IX - 1) / IX, tiles_y = (s.ny + IY - 1) / IY;
-  const dim3 grid(unsigned(tiles_x * tiles_y), unsigned((s.nz + ZCHUNK - 1) / ZCHUNK));
+  const temporal::PassShape shape = temporal::pass_shape<STEPS>(s.nx, s.ny, s.nz, sizeof(T));
   allow_shared_memory<T, STEPS>();
-  detail::launch("stencil7_temporal", stencil7_temporal<T, STEPS>, grid, dim3(PX, TY), smem_bytes<STEPS>(sizeof(T)),
-                 call.stream, s.cells(), static_cast<const T*>(src), static_cast<T*>(dst), gpu::dims_of(s), T(s.c0),
-                 T(s.c1), int(tiles_x));
+  detail::launch("stencil7_temporal", stencil7_temporal<T, STEPS>, dim3(shape.blocks_x, shape.blocks_y), dim3(PX, TY),
+                 smem_bytes<STEPS>(sizeof(T)), call.stream, s.cells(), static_cast<const T*>(src),
+                 static_cast<T*>(dst), shape.grid, T(s.c0), T(s.c1));
 }
 
 // The passes for `sweeps`: as many of max_steps<T>() fused sweeps as fit,

@@ -31,7 +31,7 @@ const Stencil7Variant TABLE[] = {
     {{"stencil7", "z_pencil", 3, CUDA, TAUGHT, "thread coarsening: a thread walks its (x, y) column along z, index and boundary test computed once (seed 000 7-point stencil, thread granularity)", true}, TESSERA_RUNG(z_pencil)},
     {{"stencil7", "register_tiling", 4, CUDA, TAUGHT, "previous/current/next cells of the column in registers: 5 global loads per cell instead of 7 (seed 000 7-point stencil, register tiling)", true}, TESSERA_RUNG(register_tiling)},
     {{"stencil7", "shared_tiling", 5, CUDA, TAUGHT, "the current plane's 32x16 tile in shared memory, halo cells read through L2: 1 global load per cell (seed 000 7-point stencil, shared memory tiling)", true}, TESSERA_RUNG(shared_tiling)},
-    {{"stencil7", "temporal_blocking", 6, CUDA, PRODUCT, "2.5D temporal blocking: 4 (float) or 2 (double) sweeps fused per pass over memory, a wavefront of levels along z in registers + shared memory, redundant halo recomputed", true}, TESSERA_RUNG(temporal_blocking)},
+    {{"stencil7", "temporal_blocking", 6, CUDA, PRODUCT, "2.5D temporal blocking: 4 (float) or 2 (double) sweeps fused per pass over memory, a wavefront of levels along z in registers (renamed, the z loop unrolled by 3) + shared memory, redundant halo recomputed, no per-cell test in warps inside the grid", true}, TESSERA_RUNG(temporal_blocking)},
 #endif
 };
 

@@ -7,7 +7,10 @@
 // with the 16-byte one-sweep pass): float 1 sweep temporal_blocking 91.3% of
 // copy (best; naive 63.8%), float 8 sweeps temporal_blocking 136.2% of the
 // one-sweep copy bound (best), double 1 sweep temporal_blocking 92.8%
-// (naive 92.0%). Double with 2+ sweeps is predicted, not measured.
+// (naive 92.0%). Double with 2+ sweeps is predicted, not measured. The
+// third version of temporal_blocking (fewer instructions a step, session 32)
+// is predicted at 1.15-1.45 ms for float 8 sweeps, not yet measured: the
+// rules' numbers are the second version's.
 
 #pragma once
 

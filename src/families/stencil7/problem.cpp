@@ -63,12 +63,18 @@ constexpr Shape CPU_BENCH[] = {{128, 128, 128, 1}, {128, 128, 128, 8}};
 // are not multiples of temporal blocking's 4 (float) or 2 (double), 0 sweeps
 // (a copy), z ranges across temporal blocking's 128-plane chunks, long and
 // thin grids; nx a multiple of 4 with a pass of one sweep (temporal
-// blocking's 16-byte pass), within one warp's 128 floats and across warps.
+// blocking's 16-byte pass), within one warp's 128 floats and across warps;
+// grids with x-y tiles wholly inside them and a steady z range (temporal
+// blocking's test-free steps: 180 x 80 has 4 such tiles both for float's 4
+// fused sweeps, 56 x 24 interiors, and for double's 2, 60 x 28), one of odd
+// sizes.
 constexpr Shape VERIFY_SHAPES[] = {
     {3, 3, 3, 0},    {3, 3, 3, 1},     {3, 3, 3, 4},      {37, 19, 23, 1}, {37, 19, 23, 2},
     {37, 19, 23, 5}, {37, 19, 23, 9},  {130, 7, 9, 3},    {130, 7, 9, 4},  {4, 5, 200, 6},
-    {3, 70, 3, 2},   {67, 35, 131, 7}, {64, 64, 64, 8},   {200, 150, 10, 1}, {264, 5, 4, 1}, {8, 6, 5, 5}};
-constexpr Shape QUICK_SHAPES[] = {{3, 3, 3, 1}, {37, 19, 23, 5}, {130, 7, 9, 3}, {67, 35, 131, 7}, {264, 5, 4, 1}};
+    {3, 70, 3, 2},   {67, 35, 131, 7}, {64, 64, 64, 8},   {200, 150, 10, 1}, {264, 5, 4, 1}, {8, 6, 5, 5},
+    {180, 80, 23, 8}, {181, 83, 25, 9}};
+constexpr Shape QUICK_SHAPES[] = {{3, 3, 3, 1},    {37, 19, 23, 5}, {130, 7, 9, 3},
+                                  {67, 35, 131, 7}, {264, 5, 4, 1},  {180, 80, 23, 8}};
 // The serial rung past this many cell-sweeps takes seconds per run.
 constexpr double SERIAL_LIMIT = double(1 << 27);
 
