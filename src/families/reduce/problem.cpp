@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tessera/blocks/reducers.hpp"
+#include "harness/bound_instance.hpp"
 #include "harness/generate.hpp"
 #include "families/register_all.hpp"
 #include "families/reduce/contract.hpp"
@@ -65,15 +66,13 @@ struct Output {
 
 class ReduceProblem;
 
-class ReduceInstance final : public Instance {
+class ReduceInstance final : public BoundInstance<ReduceProblem, ReduceVariant> {
  public:
   ReduceInstance(const ReduceProblem& p, const ReduceVariant& v);
   void run(stream_t stream) override;
   CheckResult check(stream_t stream) override;
 
  private:
-  const ReduceProblem& problem_;
-  const ReduceVariant& variant_;
   std::vector<unsigned char> host_ws_;
   Output host_out_{};
 #if TESSERA_HAVE_CUDA
@@ -180,9 +179,9 @@ class ReduceProblem final : public Problem {
 #endif
 };
 
-ReduceInstance::ReduceInstance(const ReduceProblem& p, const ReduceVariant& v) : problem_(p), variant_(v) {
+ReduceInstance::ReduceInstance(const ReduceProblem& p, const ReduceVariant& v) : BoundInstance(p, v) {
   const std::size_t ws = v.workspace_bytes(p.spec());
-  if (v.info.backend == Backend::cpu) {
+  if (on_host()) {
     host_ws_.resize(ws);
     return;
   }
@@ -194,7 +193,7 @@ ReduceInstance::ReduceInstance(const ReduceProblem& p, const ReduceVariant& v) :
 
 void ReduceInstance::run(stream_t stream) {
   const auto& spec = problem_.spec();
-  if (variant_.info.backend == Backend::cpu) {
+  if (on_host()) {
     variant_.run({spec, problem_.host_input(), host_out_.bytes, host_ws_.data(), nullptr});
     return;
   }
@@ -208,7 +207,7 @@ void ReduceInstance::run(stream_t stream) {
 CheckResult ReduceInstance::check(stream_t stream) {
   Output got{};
   const int poison = problem_.poison_byte();
-  if (variant_.info.backend == Backend::cpu) {
+  if (on_host()) {
     std::memset(host_out_.bytes, poison, sizeof host_out_.bytes);
     run(stream);
     got = host_out_;
@@ -216,8 +215,7 @@ CheckResult ReduceInstance::check(stream_t stream) {
 #if TESSERA_HAVE_CUDA
     TESSERA_CUDA(cudaMemsetAsync(dev_out_.data(), poison, 8, stream));
     run(stream);
-    TESSERA_CUDA(cudaStreamSynchronize(stream));
-    TESSERA_CUDA(cudaGetLastError());
+    wait_for_run(stream);
     dev_out_.download(got.bytes, 8);
 #endif
   }

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "tessera/blocks/scan_ops.hpp"
+#include "harness/bound_instance.hpp"
 #include "harness/generate.hpp"
 #include "families/register_all.hpp"
 #include "families/scan/contract.hpp"
@@ -80,15 +81,13 @@ std::vector<ScanSpec> all_specs(const RunOptions& o) {
 
 class ScanProblem;
 
-class ScanInstance final : public Instance {
+class ScanInstance final : public BoundInstance<ScanProblem, ScanVariant> {
  public:
   ScanInstance(const ScanProblem& p, const ScanVariant& v);
   void run(stream_t stream) override;
   CheckResult check(stream_t stream) override;
 
  private:
-  const ScanProblem& problem_;
-  const ScanVariant& variant_;
   std::vector<unsigned char> host_ws_, host_out_;
 #if TESSERA_HAVE_CUDA
   DeviceBytes dev_ws_, dev_out_;
@@ -246,9 +245,9 @@ class ScanProblem final : public Problem {
 #endif
 };
 
-ScanInstance::ScanInstance(const ScanProblem& p, const ScanVariant& v) : problem_(p), variant_(v) {
+ScanInstance::ScanInstance(const ScanProblem& p, const ScanVariant& v) : BoundInstance(p, v) {
   const std::size_t ws = v.workspace_bytes(p.spec());
-  if (v.info.backend == Backend::cpu) {
+  if (on_host()) {
     host_ws_.resize(ws);
     host_out_.resize(p.bytes() + 1);
     return;
@@ -261,7 +260,7 @@ ScanInstance::ScanInstance(const ScanProblem& p, const ScanVariant& v) : problem
 
 void ScanInstance::run(stream_t stream) {
   const auto& spec = problem_.spec();
-  if (variant_.info.backend == Backend::cpu) {
+  if (on_host()) {
     variant_.run({spec, problem_.host_input(), host_out_.data(), host_ws_.data(), nullptr});
     return;
   }
@@ -274,7 +273,7 @@ void ScanInstance::run(stream_t stream) {
 
 CheckResult ScanInstance::check(stream_t stream) {
   const int poison = problem_.poison_byte();
-  if (variant_.info.backend == Backend::cpu) {
+  if (on_host()) {
     std::memset(host_out_.data(), poison, host_out_.size());
     run(stream);
     return problem_.compare(host_out_.data());
@@ -283,8 +282,7 @@ CheckResult ScanInstance::check(stream_t stream) {
   std::vector<unsigned char> got(problem_.bytes() + 1);
   TESSERA_CUDA(cudaMemsetAsync(dev_out_.data(), poison, dev_out_.bytes(), stream));
   run(stream);
-  TESSERA_CUDA(cudaStreamSynchronize(stream));
-  TESSERA_CUDA(cudaGetLastError());
+  wait_for_run(stream);
   dev_out_.download(got.data(), got.size());
   CheckResult r = problem_.compare(got.data());
   if (r.ok && got.back() != static_cast<unsigned char>(poison)) {
