@@ -56,6 +56,18 @@ __device__ __forceinline__ void add_atom(float4 at, const float (&x)[POINTS_X], 
    ...);
 }
 
+// The atoms [first, end) of this block: grid z is `layers` lattice layers
+// times the atom ranges (Cover). ranged: there are several ranges, whose
+// partial sums meet in atomicAdds.
+struct BlockAtoms {
+  bool ranged;
+  std::size_t first, end;
+};
+__device__ __forceinline__ BlockAtoms block_atoms(std::size_t n_atoms, unsigned layers, std::size_t atoms_per_range) {
+  const std::size_t first = std::size_t(blockIdx.z / layers) * atoms_per_range;
+  return {gridDim.z > layers, first, first + atoms_per_range < n_atoms ? first + atoms_per_range : n_atoms};
+}
+
 // The thread's N sums across the atom tiles. COMPENSATED: each tile's sums
 // are folded into Kahan-compensated totals (KahanSum's add) and restart at
 // zero, so that a long atom list loses less to rounding; the result is the
@@ -126,10 +138,7 @@ __global__ void __launch_bounds__(TILE) coulomb_mufu_fma_split_kernel(const floa
 
   // This block's atom range and first layer (block-uniform: the barriers
   // stay aligned).
-  const bool ranged = gridDim.z > layers;
-  const std::size_t range = blockIdx.z / layers;
-  const std::size_t first_atom = range * atoms_per_range;
-  const std::size_t end_atom = first_atom + atoms_per_range < n_atoms ? first_atom + atoms_per_range : n_atoms;
+  const auto [ranged, first_atom, end_atom] = block_atoms(n_atoms, layers, atoms_per_range);
   for (std::size_t k = blockIdx.z % layers; k < L.nz; k += layers) {
     const float z = point_coord(L.origin[2], L.spacing, k);
     float v[N] = {};
@@ -200,10 +209,7 @@ __global__ void __launch_bounds__(TILE, SHARED_ROWS_BLOCKS) coulomb_split_shared
 #pragma unroll
   for (int p = 0; p < POINTS_X; ++p) x[p] = point_coord(L.origin[0], L.spacing, i0 + std::size_t(p) * BLOCK_X);
 
-  const bool ranged = gridDim.z > layers;
-  const std::size_t range = blockIdx.z / layers;
-  const std::size_t first_atom = range * atoms_per_range;
-  const std::size_t end_atom = first_atom + atoms_per_range < n_atoms ? first_atom + atoms_per_range : n_atoms;
+  const auto [ranged, first_atom, end_atom] = block_atoms(n_atoms, layers, atoms_per_range);
   for (std::size_t k = blockIdx.z % layers; k < L.nz; k += layers) {
     const float z = point_coord(L.origin[2], L.spacing, k);
     float v[N] = {};
