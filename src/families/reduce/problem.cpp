@@ -49,14 +49,9 @@ std::string spec_label(const ReduceSpec& s) {
 // Every (type, op, accumulator) the pattern supports, float sums with all
 // four accumulators; double sums with the native (double) one only.
 std::vector<ReduceSpec> all_specs(const RunOptions& o) {
+  constexpr Dtype TYPES[] = {Dtype::f32, Dtype::f64, Dtype::i32, Dtype::i64};
   std::vector<ReduceSpec> specs;
-  for (Dtype t : {Dtype::f32, Dtype::f64, Dtype::i32, Dtype::i64})
-    for (Op op : {Op::sum, Op::min, Op::max})
-      for (Accum a : {Accum::native, Accum::f64, Accum::kahan, Accum::dfloat}) {
-        if (a != Accum::native && !(t == Dtype::f32 && op == Op::sum)) continue;
-        if ((o.type && *o.type != t) || (o.op && *o.op != op) || (o.accum && *o.accum != a)) continue;
-        specs.push_back({t, op, a, 0});
-      }
+  for_each_type_op_accum(o, TYPES, [&](Dtype t, Op op, Accum a) { specs.push_back({t, op, a, 0}); });
   return specs;
 }
 
@@ -237,10 +232,8 @@ class ReducePattern final : public Pattern {
     std::vector<ProblemFactory> out;
     for (const auto& base : all_specs(o)) {
       for (std::size_t i = 0; i < sizes.size(); ++i) {
-        // Mostly uniform data; one constant and one skewed size per spec.
-        const Distribution dist = i % 7 == 3 ? Distribution::constant : i % 7 == 5 ? Distribution::skewed
-                                                                                   : Distribution::uniform;
-        out.push_back(factory({base.dtype, base.op, base.accum, sizes[i]}, dist, o.seed + i, o.gpu));
+        out.push_back(
+            factory({base.dtype, base.op, base.accum, sizes[i]}, verify_distribution(i), o.seed + i, o.gpu));
       }
       if (o.large && (base.op == Op::sum) && (base.dtype == Dtype::f32 || base.dtype == Dtype::i32) &&
           base.accum == Accum::native)

@@ -69,13 +69,7 @@ std::string spec_label(const ScanSpec& s) {
 // Every (type, op, accumulator) the pattern supports, inclusive.
 std::vector<ScanSpec> all_specs(const RunOptions& o) {
   std::vector<ScanSpec> specs;
-  for (Dtype t : SCAN_DTYPES)
-    for (Op op : {Op::sum, Op::min, Op::max})
-      for (Accum a : {Accum::native, Accum::f64, Accum::kahan, Accum::dfloat}) {
-        if (a != Accum::native && !(t == Dtype::f32 && op == Op::sum)) continue;
-        if ((o.type && *o.type != t) || (o.op && *o.op != op) || (o.accum && *o.accum != a)) continue;
-        specs.push_back({t, op, a, false, 0});
-      }
+  for_each_type_op_accum(o, SCAN_DTYPES, [&](Dtype t, Op op, Accum a) { specs.push_back({t, op, a, false, 0}); });
   return specs;
 }
 
@@ -316,11 +310,8 @@ class ScanPattern final : public Pattern {
       for (bool exclusive : {false, true}) {
         const auto& list = exclusive ? ex_sizes : sizes;
         for (std::size_t i = 0; i < list.size(); ++i) {
-          // Mostly uniform data; one constant and one skewed size per spec.
-          const Distribution dist = i % 7 == 3 ? Distribution::constant
-                                    : i % 7 == 5 ? Distribution::skewed
-                                                 : Distribution::uniform;
-          out.push_back(factory({base.dtype, base.op, base.accum, exclusive, list[i]}, dist, o.seed + i, o.gpu));
+          out.push_back(factory({base.dtype, base.op, base.accum, exclusive, list[i]}, verify_distribution(i),
+                                o.seed + i, o.gpu));
         }
       }
       if (o.large && base.op == Op::sum && (base.dtype == Dtype::f32 || base.dtype == Dtype::i32) &&
