@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tessera/apps/traces.hpp"
+#include "tessera/core/atomic_file.hpp"
 #include "tessera/core/pending_files.hpp"
 
 namespace tessera::traces {
@@ -55,33 +56,24 @@ std::unique_ptr<TraceWriter> open_segy_writer(const std::string& path, const std
                                               const TraceReader& source, int out_format);
 
 // A new file next to `final_path` that replaces it on commit() and is removed
-// otherwise (destructor). Keeps the mode bits of an existing final_path.
+// otherwise (destructor): a tessera::AtomicFile that first removes the stale
+// temporaries of crashed runs on the same OUT (remove_stale_temporaries) and
+// reports its commit's steps as phases. Keeps the mode bits of an existing
+// final_path.
 class AtomicOutput {
  public:
   explicit AtomicOutput(std::string final_path);
-  ~AtomicOutput();
-  AtomicOutput(const AtomicOutput&) = delete;
-  AtomicOutput& operator=(const AtomicOutput&) = delete;
-  const std::string& temp_path() const { return temp_; }
-  const std::string& final_path() const { return final_; }
-  int fd() const { return fd_; }  // open for writing until commit()
+  const std::string& temp_path() const { return file_.temp_path(); }
+  const std::string& final_path() const { return file_.target(); }
+  int fd() const { return file_.fd(); }  // open for writing until commit()
   // fsync, rename over final_path, fsync the directory; each step's times
   // appended to `phases` when given.
   void commit(std::vector<Phase>* phases = nullptr);
 
  private:
-  std::string final_, temp_;
-  int fd_ = -1;
-  int pending_slot_ = -1;  // register_pending_temporary's slot
-  bool committed_ = false;
+  static const char* phase_name(AtomicFile::CommitStep step);
+  AtomicFile file_;
 };
-
-// Temporaries are named ".OUT.tessera-PID-RANDOM.tmp": PID is the writing
-// process, so a later run on the same OUT removes those whose process is gone
-// (a crash, SIGKILL, power loss) and never a live run's, nor another OUT's.
-std::string temporary_name(const std::string& final_base, long pid, std::uint32_t random);
-// Removes the stale temporaries of `final_path` (see above); returns how many.
-std::size_t remove_stale_temporaries(const std::string& final_path);
 
 // The temporaries a signal handler removes: tessera/core/pending_files.hpp.
 

@@ -24,6 +24,12 @@ enum class Distribution {
 
 std::string_view to_string(Distribution d) noexcept;
 
+// The data of the i-th verify size of a spec (reduce, scan): mostly uniform,
+// one constant and one skewed size in every seven.
+constexpr Distribution verify_distribution(std::size_t i) noexcept {
+  return i % 7 == 3 ? Distribution::constant : i % 7 == 5 ? Distribution::skewed : Distribution::uniform;
+}
+
 // SplitMix64 of (seed, index): the per-element random word.
 constexpr std::uint64_t mix64(std::uint64_t seed, std::uint64_t i) noexcept {
   std::uint64_t z = seed * 0x9E3779B97F4A7C15ull + i + 0x632BE59BD9B4E019ull;

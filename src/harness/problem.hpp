@@ -108,6 +108,21 @@ struct ProblemFactory {
   Needs needs;
 };
 
+// The (type, op, accumulator) triples of the reduce-like patterns (reduce,
+// scan) that the run's --type/--op/--accum filters allow, in a fixed order:
+// for each of `types`, sum, min and max; float sums with each of the four
+// accumulators, every other pair with the native one. f(type, op, accum).
+template <class Types, class F>
+void for_each_type_op_accum(const RunOptions& o, const Types& types, F f) {
+  for (Dtype t : types)
+    for (Op op : {Op::sum, Op::min, Op::max})
+      for (Accum a : {Accum::native, Accum::f64, Accum::kahan, Accum::dfloat}) {
+        if (a != Accum::native && !(t == Dtype::f32 && op == Op::sum)) continue;
+        if ((o.type && *o.type != t) || (o.op && *o.op != op) || (o.accum && *o.accum != a)) continue;
+        f(t, op, a);
+      }
+}
+
 // The bench problems of a pattern whose problems are specs of size n (reduce,
 // scan): with a --type/--op/--accum filter, every spec the filter allows
 // (all_specs(o)) at size n; in the headline run, defaults[i] for each i of

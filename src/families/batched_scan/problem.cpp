@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "families/batched_scan/reference.hpp"
+#include "harness/bound_instance.hpp"
 #include "harness/generate.hpp"
 #include "families/register_all.hpp"
 #include "families/batched_scan/seismic_traces.hpp"
@@ -154,7 +155,7 @@ void abs_scan(const float* x, std::size_t len, ScanDirection dir, bool exclusive
 
 class ScanProblem;
 
-class ScanInstance final : public Instance {
+class ScanInstance final : public BoundInstance<ScanProblem, ScanVariant> {
  public:
   ScanInstance(const ScanProblem& p, const ScanVariant& v);
   void run(stream_t stream) override;
@@ -164,8 +165,6 @@ class ScanInstance final : public Instance {
   float* out_ptr();
   const float* in_ptr() const;
 
-  const ScanProblem& problem_;
-  const ScanVariant& variant_;
   std::vector<unsigned char> host_ws_;
   std::vector<float> host_out_;  // CPU variants: the output buffer (the working copy in place)
 #if TESSERA_HAVE_CUDA
@@ -368,9 +367,9 @@ CheckResult ScanProblem::compare(const std::vector<float>& buf) const {
   return c;
 }
 
-ScanInstance::ScanInstance(const ScanProblem& p, const ScanVariant& v) : problem_(p), variant_(v) {
+ScanInstance::ScanInstance(const ScanProblem& p, const ScanVariant& v) : BoundInstance(p, v) {
   const std::size_t ws = v.workspace_bytes(p.setup().spec);
-  if (v.info.backend == Backend::cpu) {
+  if (on_host()) {
     host_ws_.resize(ws);
     host_out_.assign(p.out_buffer_elems(), 0.0f);
     if (p.setup().spec.in_place) host_out_ = p.host_input();
@@ -385,7 +384,7 @@ ScanInstance::ScanInstance(const ScanProblem& p, const ScanVariant& v) : problem
 
 float* ScanInstance::out_ptr() {
   const std::size_t off = problem_.out_offset();
-  if (variant_.info.backend == Backend::cpu) return host_out_.data() + off;
+  if (on_host()) return host_out_.data() + off;
 #if TESSERA_HAVE_CUDA
   return static_cast<float*>(dev_out_.data()) + off;
 #else
@@ -395,7 +394,7 @@ float* ScanInstance::out_ptr() {
 
 const float* ScanInstance::in_ptr() const {
   const Setup& s = problem_.setup();
-  if (variant_.info.backend == Backend::cpu)
+  if (on_host())
     return s.spec.in_place ? host_out_.data() + s.in_offset : problem_.host_input().data() + s.in_offset;
 #if TESSERA_HAVE_CUDA
   if (s.spec.in_place) return static_cast<const float*>(dev_out_.data()) + s.in_offset;
@@ -409,7 +408,7 @@ void ScanInstance::run(stream_t stream) {
   const ScanSpec& spec = problem_.setup().spec;
   float* out = out_ptr();
   const float* in = in_ptr();
-  if (variant_.info.backend == Backend::cpu) {
+  if (on_host()) {
     variant_.run({spec, in, out, host_ws_.empty() ? nullptr : host_ws_.data(), nullptr});
     return;
   }
@@ -424,7 +423,7 @@ CheckResult ScanInstance::check(stream_t stream) {
   const Setup& s = problem_.setup();
   const bool in_place = s.spec.in_place;
   const std::size_t n_in = problem_.host_input().size();
-  if (variant_.info.backend == Backend::cpu) {
+  if (on_host()) {
     if (in_place) host_out_ = problem_.host_input();
     else std::fill(host_out_.begin(), host_out_.end(), std::bit_cast<float>(POISON_BITS));
     run(stream);
@@ -436,8 +435,7 @@ CheckResult ScanInstance::check(stream_t stream) {
   else TESSERA_CUDA(cudaMemsetAsync(dev_out_.data(), POISON_BYTE, dev_out_.bytes(), stream));
   TESSERA_CUDA(cudaStreamSynchronize(stream));
   run(stream);
-  TESSERA_CUDA(cudaStreamSynchronize(stream));
-  TESSERA_CUDA(cudaGetLastError());
+  wait_for_run(stream);
   std::vector<float> got(problem_.out_buffer_elems());
   dev_out_.download(got.data(), got.size() * sizeof(float));
   CheckResult c = problem_.compare(got);

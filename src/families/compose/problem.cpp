@@ -20,6 +20,7 @@
 #include <limits>
 #include <vector>
 
+#include "harness/bound_instance.hpp"
 #include "harness/generate.hpp"
 #include "families/compose/problem_inputs.hpp"
 #include "families/register_all.hpp"
@@ -174,7 +175,7 @@ struct Outputs {
   std::int64_t count = 0;
 };
 
-class ComposeInstance final : public Instance {
+class ComposeInstance final : public BoundInstance<ComposeProblem, Variant> {
  public:
   ComposeInstance(const ComposeProblem& p, const Variant& v);
   void run(stream_t stream) override;
@@ -184,8 +185,6 @@ class ComposeInstance final : public Instance {
   void poison(int byte, stream_t stream);
   void fetch(Outputs& got);
 
-  const ComposeProblem& problem_;
-  const Variant& variant_;
   std::vector<unsigned char> host_ws_;
   Outputs host_;  // CPU variants write here directly
 #if TESSERA_HAVE_CUDA
@@ -366,12 +365,12 @@ class ComposeProblem final : public Problem {
 #endif
 };
 
-ComposeInstance::ComposeInstance(const ComposeProblem& p, const Variant& v) : problem_(p), variant_(v) {
+ComposeInstance::ComposeInstance(const ComposeProblem& p, const Variant& v) : BoundInstance(p, v) {
   const Spec& s = p.spec();
   const std::size_t cap = p.capacity(), es = size_of(s.dtype);
   const bool lengths = compose_impl::has_lengths(s.family);
   const std::size_t ws = v.workspace_bytes(s);
-  if (v.info.backend == Backend::cpu) {
+  if (on_host()) {
     host_ws_.resize(ws);
     host_.out.resize(cap * es);
     if (lengths) host_.lengths.resize(cap);
@@ -388,7 +387,7 @@ ComposeInstance::ComposeInstance(const ComposeProblem& p, const Variant& v) : pr
 
 void ComposeInstance::run(stream_t stream) {
   const Spec& s = problem_.spec();
-  if (variant_.info.backend == Backend::cpu) {
+  if (on_host()) {
     variant_.run(Call{s, problem_.host_input(), problem_.host_flags(), host_.out.data(), host_.lengths.data(),
                       &host_.count, host_ws_.data(), nullptr});
     return;
@@ -403,7 +402,7 @@ void ComposeInstance::run(stream_t stream) {
 }
 
 void ComposeInstance::poison(int byte, stream_t stream) {
-  if (variant_.info.backend == Backend::cpu) {
+  if (on_host()) {
     std::memset(host_.out.data(), byte, host_.out.size());
     std::memset(host_.lengths.data(), byte, host_.lengths.size() * sizeof(std::int64_t));
     std::memset(&host_.count, byte, sizeof host_.count);
@@ -419,7 +418,7 @@ void ComposeInstance::poison(int byte, stream_t stream) {
 }
 
 void ComposeInstance::fetch(Outputs& got) {
-  if (variant_.info.backend == Backend::cpu) {
+  if (on_host()) {
     got = host_;
     return;
   }
@@ -439,10 +438,7 @@ CheckResult ComposeInstance::check(stream_t stream) {
     poison(p, stream);
     run(stream);
 #if TESSERA_HAVE_CUDA
-    if (variant_.info.backend == Backend::cuda) {
-      TESSERA_CUDA(cudaStreamSynchronize(stream));
-      TESSERA_CUDA(cudaGetLastError());
-    }
+    if (!on_host()) wait_for_run(stream);
 #endif
     Outputs got;
     fetch(got);

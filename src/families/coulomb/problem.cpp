@@ -22,6 +22,7 @@
 #include "families/coulomb/cpu_rungs.hpp"
 #include "families/coulomb/policy.hpp"
 #include "families/register_all.hpp"
+#include "harness/bound_instance.hpp"
 #include "tessera/coulomb.hpp"
 
 #if TESSERA_HAVE_CUDA
@@ -146,15 +147,13 @@ std::vector<std::size_t> checked_points(const CoulombSpec& spec, std::uint64_t s
 
 class CoulombProblem;
 
-class CoulombInstance final : public Instance {
+class CoulombInstance final : public BoundInstance<CoulombProblem, CoulombVariant> {
  public:
   CoulombInstance(const CoulombProblem& p, const CoulombVariant& v);
   void run(stream_t stream) override;
   CheckResult check(stream_t stream) override;
 
  private:
-  const CoulombProblem& problem_;
-  const CoulombVariant& variant_;
   std::vector<float> host_out_;
 #if TESSERA_HAVE_CUDA
   DeviceBuffer<float> dev_out_;
@@ -264,9 +263,9 @@ class CoulombProblem final : public Problem {
 #endif
 };
 
-CoulombInstance::CoulombInstance(const CoulombProblem& p, const CoulombVariant& v) : problem_(p), variant_(v) {
+CoulombInstance::CoulombInstance(const CoulombProblem& p, const CoulombVariant& v) : BoundInstance(p, v) {
   const std::size_t n = p.spec().lattice.points();
-  if (v.info.backend == Backend::cpu) {
+  if (on_host()) {
     host_out_.resize(n);
     return;
   }
@@ -277,7 +276,7 @@ CoulombInstance::CoulombInstance(const CoulombProblem& p, const CoulombVariant& 
 
 void CoulombInstance::run(stream_t stream) {
   const CoulombSpec& spec = problem_.spec();
-  if (variant_.info.backend == Backend::cpu) {
+  if (on_host()) {
     variant_.run({spec, problem_.host_atoms(), host_out_.data(), nullptr});
     return;
   }
@@ -290,7 +289,7 @@ void CoulombInstance::run(stream_t stream) {
 
 CheckResult CoulombInstance::check(stream_t stream) {
   const std::size_t n = problem_.spec().lattice.points();
-  if (variant_.info.backend == Backend::cpu) {
+  if (on_host()) {
     std::memset(host_out_.data(), 0xFF, n * sizeof(float));  // NaN poison
     run(stream);
     return problem_.compare(host_out_);
@@ -299,8 +298,7 @@ CheckResult CoulombInstance::check(stream_t stream) {
 #if TESSERA_HAVE_CUDA
   dev_out_.fill_bytes(0xFF, stream);
   run(stream);
-  TESSERA_CUDA(cudaStreamSynchronize(stream));
-  TESSERA_CUDA(cudaGetLastError());
+  wait_for_run(stream);
   dev_out_.download(got.data(), n);
 #endif
   return problem_.compare(got);

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "families/coulomb/common.cuh"
+#include "tessera/blocks/reducers.hpp"
 
 namespace tessera::coulomb_impl::split {
 
@@ -55,6 +56,68 @@ __device__ __forceinline__ void add_atom(float4 at, const float (&x)[POINTS_X], 
    ...);
 }
 
+// The atoms [first, end) of this block: grid z is `layers` lattice layers
+// times the atom ranges (Cover). ranged: there are several ranges, whose
+// partial sums meet in atomicAdds.
+struct BlockAtoms {
+  bool ranged;
+  std::size_t first, end;
+};
+__device__ __forceinline__ BlockAtoms block_atoms(std::size_t n_atoms, unsigned layers, std::size_t atoms_per_range) {
+  const std::size_t first = std::size_t(blockIdx.z / layers) * atoms_per_range;
+  return {gridDim.z > layers, first, first + atoms_per_range < n_atoms ? first + atoms_per_range : n_atoms};
+}
+
+// The thread's N sums across the atom tiles. COMPENSATED: each tile's sums
+// are folded into Kahan-compensated totals (KahanSum's add) and restart at
+// zero, so that a long atom list loses less to rounding; the result is the
+// running total (s, without its correction). Otherwise the sums simply run
+// on and this holds nothing.
+template <int N, bool COMPENSATED>
+struct TileTotals {
+  KahanState acc[COMPENSATED ? N : 1] = {};
+
+  // After each tile.
+  __device__ __forceinline__ void fold(float (&v)[N]) {
+    if constexpr (COMPENSATED) {
+#pragma unroll
+      for (int p = 0; p < N; ++p) {
+        KahanSum::add(acc[p], v[p]);
+        v[p] = 0.0f;
+      }
+    }
+  }
+  // After the last tile: v holds the thread's sums.
+  __device__ __forceinline__ void finish(float (&v)[N]) const {
+    if constexpr (COMPENSATED) {
+#pragma unroll
+      for (int p = 0; p < N; ++p) v[p] = acc[p].s;
+    }
+  }
+};
+
+// Stores the thread's sums of layer k: point p of row r at (i0 + BLOCK_X p,
+// j0 + WARPS r). Padded lattice: points past the row's end and rows past ny
+// were computed (no test in the loop) and are not stored. ranged: the block
+// holds one atom range's partial sums, added to the zeroed output.
+template <int POINTS_X, int ROWS>
+__device__ __forceinline__ void store_points(const float (&v)[POINTS_X * ROWS], const Lattice& L, std::size_t i0,
+                                             std::size_t j0, std::size_t k, bool ranged, float* __restrict__ out) {
+#pragma unroll
+  for (int r = 0; r < ROWS; ++r) {
+    const std::size_t j = j0 + std::size_t(r) * WARPS;
+    if (j >= L.ny) continue;
+    float* row = out + L.nx * (j + L.ny * k);
+#pragma unroll
+    for (int p = 0; p < POINTS_X; ++p) {
+      const std::size_t i = i0 + std::size_t(p) * BLOCK_X;
+      if (i >= L.nx) continue;
+      if (ranged) atomicAdd(row + i, v[r * POINTS_X + p]);
+      else row[i] = v[r * POINTS_X + p];
+    }
+  }
+}
+
 template <int POINTS_X, int ROWS, int FMA_POINTS, int NEWTON, bool COMPENSATED>
 __global__ void __launch_bounds__(TILE) coulomb_mufu_fma_split_kernel(const float4* __restrict__ atoms,
                                                                       std::size_t n_atoms, Lattice L,
@@ -75,15 +138,11 @@ __global__ void __launch_bounds__(TILE) coulomb_mufu_fma_split_kernel(const floa
 
   // This block's atom range and first layer (block-uniform: the barriers
   // stay aligned).
-  const bool ranged = gridDim.z > layers;
-  const std::size_t range = blockIdx.z / layers;
-  const std::size_t first_atom = range * atoms_per_range;
-  const std::size_t end_atom = first_atom + atoms_per_range < n_atoms ? first_atom + atoms_per_range : n_atoms;
+  const auto [ranged, first_atom, end_atom] = block_atoms(n_atoms, layers, atoms_per_range);
   for (std::size_t k = blockIdx.z % layers; k < L.nz; k += layers) {
     const float z = point_coord(L.origin[2], L.spacing, k);
     float v[N] = {};
-    // COMPENSATED: the running totals and their Kahan corrections.
-    float total[COMPENSATED ? N : 1] = {}, correction[COMPENSATED ? N : 1] = {};
+    TileTotals<N, COMPENSATED> totals;
     for (std::size_t base = first_atom; base < end_atom; base += TILE) {
       __syncthreads();  // the previous tile is read by everyone
       if (base + tid < end_atom) tile[tid] = atoms[base + tid];
@@ -109,36 +168,10 @@ __global__ void __launch_bounds__(TILE) coulomb_mufu_fma_split_kernel(const floa
         else
           add_atom<POINTS_X, ROWS, FMA_POINTS, NEWTON, false>(at, x, dyz, v, std::make_integer_sequence<int, N>{});
       }
-      if constexpr (COMPENSATED) {
-#pragma unroll
-        for (int p = 0; p < N; ++p) {
-          const float y = v[p] - correction[p];
-          const float t = total[p] + y;
-          correction[p] = (t - total[p]) - y;
-          total[p] = t;
-          v[p] = 0.0f;
-        }
-      }
+      totals.fold(v);
     }
-    if constexpr (COMPENSATED) {
-#pragma unroll
-      for (int p = 0; p < N; ++p) v[p] = total[p];
-    }
-    // Padded lattice: points past the row's end and rows past ny were
-    // computed (no test in the loop) and are not stored.
-#pragma unroll
-    for (int r = 0; r < ROWS; ++r) {
-      const std::size_t j = j0 + std::size_t(r) * WARPS;
-      if (j >= L.ny) continue;
-      float* row = out + L.nx * (j + L.ny * k);
-#pragma unroll
-      for (int p = 0; p < POINTS_X; ++p) {
-        const std::size_t i = i0 + std::size_t(p) * BLOCK_X;
-        if (i >= L.nx) continue;
-        if (ranged) atomicAdd(row + i, v[r * POINTS_X + p]);
-        else row[i] = v[r * POINTS_X + p];
-      }
-    }
+    totals.finish(v);
+    store_points<POINTS_X, ROWS>(v, L, i0, j0, k, ranged, out);
   }
 }
 
@@ -176,14 +209,11 @@ __global__ void __launch_bounds__(TILE, SHARED_ROWS_BLOCKS) coulomb_split_shared
 #pragma unroll
   for (int p = 0; p < POINTS_X; ++p) x[p] = point_coord(L.origin[0], L.spacing, i0 + std::size_t(p) * BLOCK_X);
 
-  const bool ranged = gridDim.z > layers;
-  const std::size_t range = blockIdx.z / layers;
-  const std::size_t first_atom = range * atoms_per_range;
-  const std::size_t end_atom = first_atom + atoms_per_range < n_atoms ? first_atom + atoms_per_range : n_atoms;
+  const auto [ranged, first_atom, end_atom] = block_atoms(n_atoms, layers, atoms_per_range);
   for (std::size_t k = blockIdx.z % layers; k < L.nz; k += layers) {
     const float z = point_coord(L.origin[2], L.spacing, k);
     float v[N] = {};
-    float total[COMPENSATED ? N : 1] = {}, correction[COMPENSATED ? N : 1] = {};
+    TileTotals<N, COMPENSATED> totals;
     for (std::size_t base = first_atom; base < end_atom; base += TILE) {
       __syncthreads();  // the previous tile is read by everyone
       bool near = false;
@@ -230,34 +260,10 @@ __global__ void __launch_bounds__(TILE, SHARED_ROWS_BLOCKS) coulomb_split_shared
       };
       if (tile_near) sum_tile(std::true_type{});
       else sum_tile(std::false_type{});
-      if constexpr (COMPENSATED) {
-#pragma unroll
-        for (int p = 0; p < N; ++p) {
-          const float y = v[p] - correction[p];
-          const float t = total[p] + y;
-          correction[p] = (t - total[p]) - y;
-          total[p] = t;
-          v[p] = 0.0f;
-        }
-      }
+      totals.fold(v);
     }
-    if constexpr (COMPENSATED) {
-#pragma unroll
-      for (int p = 0; p < N; ++p) v[p] = total[p];
-    }
-#pragma unroll
-    for (int r = 0; r < ROWS; ++r) {
-      const std::size_t j = j0 + std::size_t(r) * WARPS;
-      if (j >= L.ny) continue;
-      float* row = out + L.nx * (j + L.ny * k);
-#pragma unroll
-      for (int p = 0; p < POINTS_X; ++p) {
-        const std::size_t i = i0 + std::size_t(p) * BLOCK_X;
-        if (i >= L.nx) continue;
-        if (ranged) atomicAdd(row + i, v[r * POINTS_X + p]);
-        else row[i] = v[r * POINTS_X + p];
-      }
-    }
+    totals.finish(v);
+    store_points<POINTS_X, ROWS>(v, L, i0, j0, k, ranged, out);
   }
 }
 

@@ -32,6 +32,7 @@
 #include "families/cutoff/policy.hpp"
 #include "families/cutoff/water.hpp"
 #include "families/register_all.hpp"
+#include "harness/bound_instance.hpp"
 #include "tessera/cutoff.hpp"
 
 #if TESSERA_HAVE_CUDA
@@ -180,15 +181,13 @@ std::vector<Scenario> verify_scenarios(bool quick) {
 
 class CutoffProblem;
 
-class CutoffInstance final : public Instance {
+class CutoffInstance final : public BoundInstance<CutoffProblem, CutoffVariant> {
  public:
   CutoffInstance(const CutoffProblem& p, const CutoffVariant& v);
   void run(stream_t stream) override;
   CheckResult check(stream_t stream) override;
 
  private:
-  const CutoffProblem& problem_;
-  const CutoffVariant& variant_;
   std::vector<float> host_out_;
 #if TESSERA_HAVE_CUDA
   DeviceBytes dev_out_, dev_ws_;
@@ -285,9 +284,9 @@ class CutoffProblem final : public Problem {
 #endif
 };
 
-CutoffInstance::CutoffInstance(const CutoffProblem& p, const CutoffVariant& v) : problem_(p), variant_(v) {
+CutoffInstance::CutoffInstance(const CutoffProblem& p, const CutoffVariant& v) : BoundInstance(p, v) {
   const std::size_t points = p.spec().lattice.points();
-  if (v.info.backend == Backend::cpu) {
+  if (on_host()) {
     host_out_.resize(points);
     return;
   }
@@ -298,7 +297,7 @@ CutoffInstance::CutoffInstance(const CutoffProblem& p, const CutoffVariant& v) :
 }
 
 void CutoffInstance::run(stream_t stream) {
-  if (variant_.info.backend == Backend::cpu) {
+  if (on_host()) {
     variant_.run({problem_.spec(), problem_.host_atoms(), host_out_.data(), nullptr, nullptr});
     return;
   }
@@ -310,7 +309,7 @@ void CutoffInstance::run(stream_t stream) {
 }
 
 CheckResult CutoffInstance::check(stream_t stream) {
-  if (variant_.info.backend == Backend::cpu) {
+  if (on_host()) {
     std::fill(host_out_.begin(), host_out_.end(), std::numeric_limits<float>::quiet_NaN());
     run(stream);
     return problem_.compare(host_out_.data());
@@ -319,8 +318,7 @@ CheckResult CutoffInstance::check(stream_t stream) {
 #if TESSERA_HAVE_CUDA
   dev_out_.fill_bytes(0xFF, stream);  // NaN: an unwritten point fails
   run(stream);
-  TESSERA_CUDA(cudaStreamSynchronize(stream));
-  TESSERA_CUDA(cudaGetLastError());
+  wait_for_run(stream);
   dev_out_.download(got.data(), got.size() * sizeof(float));
 #endif
   return problem_.compare(got.data());

@@ -12,6 +12,7 @@
 #include <limits>
 #include <vector>
 
+#include "harness/bound_instance.hpp"
 #include "harness/generate.hpp"
 #include "harness/matrix.hpp"
 #include "families/gemm/problem_check.hpp"
@@ -111,15 +112,13 @@ std::vector<float> input_matrix(const MatrixLayout& layout, std::uint64_t seed, 
 
 class GemmProblem;
 
-class GemmInstance final : public Instance {
+class GemmInstance final : public BoundInstance<GemmProblem, GemmVariant> {
  public:
   GemmInstance(const GemmProblem& p, const GemmVariant& v);
   void run(stream_t stream) override;
   CheckResult check(stream_t stream) override;
 
  private:
-  const GemmProblem& problem_;
-  const GemmVariant& variant_;
   std::vector<float> host_c_;
   std::vector<unsigned char> host_ws_;
 #if TESSERA_HAVE_CUDA
@@ -208,9 +207,9 @@ class GemmProblem final : public Problem {
 #endif
 };
 
-GemmInstance::GemmInstance(const GemmProblem& p, const GemmVariant& v) : problem_(p), variant_(v) {
+GemmInstance::GemmInstance(const GemmProblem& p, const GemmVariant& v) : BoundInstance(p, v) {
   const std::size_t ws = v.workspace_bytes(p.inputs().spec);
-  if (v.info.backend == Backend::cpu) {
+  if (on_host()) {
     host_c_.resize(p.c_elements());
     host_ws_.resize(ws);
     return;
@@ -223,7 +222,7 @@ GemmInstance::GemmInstance(const GemmProblem& p, const GemmVariant& v) : problem
 
 void GemmInstance::run(stream_t stream) {
   const auto& in = problem_.inputs();
-  if (variant_.info.backend == Backend::cpu) {
+  if (on_host()) {
     variant_.run({in.spec, in.alpha, in.beta, in.a.data(), in.spec.op == GemmOp::ab ? in.b.data() : nullptr,
                   host_c_.data(), host_ws_.data(), nullptr});
     return;
@@ -243,7 +242,7 @@ CheckResult GemmInstance::check(stream_t stream) {
   const auto& in = problem_.inputs();
   const std::size_t count = problem_.c_elements();
   std::vector<float> got;
-  if (variant_.info.backend == Backend::cpu) {
+  if (on_host()) {
     if (in.beta != 0) std::copy(in.c0.begin(), in.c0.end(), host_c_.begin());
     else std::memset(host_c_.data(), gemm::POISON_BYTE, count * sizeof(float));
     run(stream);
@@ -253,8 +252,7 @@ CheckResult GemmInstance::check(stream_t stream) {
   if (in.beta != 0) dev_c_.upload(in.c0.data(), in.c0.size());
   else TESSERA_CUDA(cudaMemsetAsync(dev_c_.data(), gemm::POISON_BYTE, count * sizeof(float), stream));
   run(stream);
-  TESSERA_CUDA(cudaStreamSynchronize(stream));
-  TESSERA_CUDA(cudaGetLastError());
+  wait_for_run(stream);
   got.resize(count);
   dev_c_.download(got.data(), count);
 #endif
@@ -377,11 +375,7 @@ class GemmPattern final : public Pattern {
   std::string_view name() const override { return "gemm"; }
   std::string_view size_meaning() const override { return "matrix side (M = N = K)"; }
 
-  std::vector<VariantInfo> variants() const override {
-    std::vector<VariantInfo> out;
-    for (const auto& v : gemm_impl::variants_ladder().all()) out.push_back(v.info);
-    return out;
-  }
+  std::vector<VariantInfo> variants() const override { return gemm_impl::variants_ladder().infos(); }
 
   std::vector<ProblemFactory> verify_problems(const RunOptions& o) const override {
     std::vector<Case> cases;

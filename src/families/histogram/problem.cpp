@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "families/histogram/bins.hpp"
+#include "harness/bound_instance.hpp"
 #include "harness/generate.hpp"
 #include "families/register_all.hpp"
 #include "families/histogram/contract.hpp"
@@ -104,15 +105,13 @@ std::string source_name(const Source& src) {
 
 class HistogramProblem;
 
-class HistogramInstance final : public Instance {
+class HistogramInstance final : public BoundInstance<HistogramProblem, HistogramVariant> {
  public:
   HistogramInstance(const HistogramProblem& p, const HistogramVariant& v);
   void run(stream_t stream) override;
   CheckResult check(stream_t stream) override;
 
  private:
-  const HistogramProblem& problem_;
-  const HistogramVariant& variant_;
   std::vector<unsigned char> host_ws_;
   std::vector<std::uint32_t> host_counts_;  // bins + GUARD_WORDS
   std::uint32_t host_oor_[1 + 1] = {};      // the count and one guard word
@@ -232,10 +231,10 @@ class HistogramProblem final : public Problem {
 };
 
 HistogramInstance::HistogramInstance(const HistogramProblem& p, const HistogramVariant& v)
-    : problem_(p), variant_(v) {
+    : BoundInstance(p, v) {
   const std::size_t ws = v.workspace_bytes(p.spec());
   const std::size_t words = static_cast<std::size_t>(p.spec().bins) + GUARD_WORDS;
-  if (v.info.backend == Backend::cpu) {
+  if (on_host()) {
     host_ws_.resize(ws);
     host_counts_.resize(words);
     return;
@@ -249,7 +248,7 @@ HistogramInstance::HistogramInstance(const HistogramProblem& p, const HistogramV
 
 void HistogramInstance::run(stream_t stream) {
   const auto& spec = problem_.spec();
-  if (variant_.info.backend == Backend::cpu) {
+  if (on_host()) {
     variant_.run({spec, problem_.host_input(), host_counts_.data(), host_oor_, host_ws_.data(), nullptr});
     return;
   }
@@ -264,7 +263,7 @@ CheckResult HistogramInstance::check(stream_t stream) {
   const std::size_t words = static_cast<std::size_t>(problem_.spec().bins) + GUARD_WORDS;
   std::vector<std::uint32_t> counts(words);
   std::uint32_t oor[2] = {};
-  if (variant_.info.backend == Backend::cpu) {
+  if (on_host()) {
     std::memset(host_counts_.data(), POISON_BYTE, words * sizeof(std::uint32_t));
     std::memset(host_oor_, POISON_BYTE, sizeof host_oor_);
     std::memset(host_ws_.data(), POISON_BYTE, host_ws_.size());
@@ -277,8 +276,7 @@ CheckResult HistogramInstance::check(stream_t stream) {
     dev_oor_.fill_bytes(POISON_BYTE, stream);
     if (dev_ws_.bytes() > 0) dev_ws_.fill_bytes(POISON_BYTE, stream);
     run(stream);
-    TESSERA_CUDA(cudaStreamSynchronize(stream));
-    TESSERA_CUDA(cudaGetLastError());
+    wait_for_run(stream);
     dev_counts_.download(counts.data(), words);
     dev_oor_.download(oor, 2);
 #endif
@@ -291,11 +289,7 @@ class HistogramPattern final : public Pattern {
   std::string_view name() const override { return "histogram"; }
   std::string_view size_meaning() const override { return "elements (bytes or floats)"; }
 
-  std::vector<VariantInfo> variants() const override {
-    std::vector<VariantInfo> out;
-    for (const auto& v : histogram_impl::variants_ladder().all()) out.push_back(v.info);
-    return out;
-  }
+  std::vector<VariantInfo> variants() const override { return histogram_impl::variants_ladder().infos(); }
 
   std::vector<ProblemFactory> verify_problems(const RunOptions& o) const override {
     std::vector<ProblemFactory> out;

@@ -29,6 +29,7 @@
 #include "families/mriq/cpu_rungs.hpp"
 #include "families/mriq/policy.hpp"
 #include "families/register_all.hpp"
+#include "harness/bound_instance.hpp"
 #include "tessera/mriq.hpp"
 
 #if TESSERA_HAVE_CUDA
@@ -100,15 +101,13 @@ std::size_t checked_count(const Shape& s) {
 
 class MriqProblem;
 
-class MriqInstance final : public Instance {
+class MriqInstance final : public BoundInstance<MriqProblem, MriqVariant> {
  public:
   MriqInstance(const MriqProblem& p, const MriqVariant& v);
   void run(stream_t stream) override;
   CheckResult check(stream_t stream) override;
 
  private:
-  const MriqProblem& problem_;
-  const MriqVariant& variant_;
   std::vector<float> host_qr_, host_qi_;
 #if TESSERA_HAVE_CUDA
   DeviceBuffer<float> dev_qr_, dev_qi_;
@@ -268,9 +267,9 @@ class MriqProblem final : public Problem {
 #endif
 };
 
-MriqInstance::MriqInstance(const MriqProblem& p, const MriqVariant& v) : problem_(p), variant_(v) {
+MriqInstance::MriqInstance(const MriqProblem& p, const MriqVariant& v) : BoundInstance(p, v) {
   const std::size_t X = std::max<std::size_t>(p.spec().num_x, 1);
-  if (v.info.backend == Backend::cpu) {
+  if (on_host()) {
     host_qr_.resize(X);
     host_qi_.resize(X);
     return;
@@ -283,7 +282,7 @@ MriqInstance::MriqInstance(const MriqProblem& p, const MriqVariant& v) : problem
 }
 
 void MriqInstance::run(stream_t stream) {
-  if (variant_.info.backend == Backend::cpu) {
+  if (on_host()) {
     variant_.run(problem_.host_call(host_qr_.data(), host_qi_.data()));
     return;
   }
@@ -296,7 +295,7 @@ void MriqInstance::run(stream_t stream) {
 
 CheckResult MriqInstance::check(stream_t stream) {
   const std::size_t X = problem_.spec().num_x;
-  if (variant_.info.backend == Backend::cpu) {
+  if (on_host()) {
     std::fill(host_qr_.begin(), host_qr_.end(), std::numeric_limits<float>::quiet_NaN());
     std::fill(host_qi_.begin(), host_qi_.end(), std::numeric_limits<float>::quiet_NaN());
     run(stream);
@@ -307,8 +306,7 @@ CheckResult MriqInstance::check(stream_t stream) {
   dev_qr_.fill_bytes(0xFF, stream);  // NaN: an output left unwritten fails the check
   dev_qi_.fill_bytes(0xFF, stream);
   run(stream);
-  TESSERA_CUDA(cudaStreamSynchronize(stream));
-  TESSERA_CUDA(cudaGetLastError());
+  wait_for_run(stream);
   dev_qr_.download(qr.data(), X);
   dev_qi_.download(qi.data(), X);
 #endif
@@ -320,11 +318,7 @@ class MriqPattern final : public Pattern {
   std::string_view name() const override { return "mriq"; }
   std::string_view size_meaning() const override { return "voxel-grid side N (N^3 voxels, 2,048 k-space samples)"; }
 
-  std::vector<VariantInfo> variants() const override {
-    std::vector<VariantInfo> out;
-    for (const auto& v : mriq_impl::variants_ladder().all()) out.push_back(v.info);
-    return out;
-  }
+  std::vector<VariantInfo> variants() const override { return mriq_impl::variants_ladder().infos(); }
 
   std::vector<ProblemFactory> verify_problems(const RunOptions& o) const override {
     std::vector<ProblemFactory> out;

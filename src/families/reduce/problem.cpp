@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tessera/blocks/reducers.hpp"
+#include "harness/bound_instance.hpp"
 #include "harness/generate.hpp"
 #include "families/register_all.hpp"
 #include "families/reduce/contract.hpp"
@@ -48,14 +49,9 @@ std::string spec_label(const ReduceSpec& s) {
 // Every (type, op, accumulator) the pattern supports, float sums with all
 // four accumulators; double sums with the native (double) one only.
 std::vector<ReduceSpec> all_specs(const RunOptions& o) {
+  constexpr Dtype TYPES[] = {Dtype::f32, Dtype::f64, Dtype::i32, Dtype::i64};
   std::vector<ReduceSpec> specs;
-  for (Dtype t : {Dtype::f32, Dtype::f64, Dtype::i32, Dtype::i64})
-    for (Op op : {Op::sum, Op::min, Op::max})
-      for (Accum a : {Accum::native, Accum::f64, Accum::kahan, Accum::dfloat}) {
-        if (a != Accum::native && !(t == Dtype::f32 && op == Op::sum)) continue;
-        if ((o.type && *o.type != t) || (o.op && *o.op != op) || (o.accum && *o.accum != a)) continue;
-        specs.push_back({t, op, a, 0});
-      }
+  for_each_type_op_accum(o, TYPES, [&](Dtype t, Op op, Accum a) { specs.push_back({t, op, a, 0}); });
   return specs;
 }
 
@@ -65,15 +61,13 @@ struct Output {
 
 class ReduceProblem;
 
-class ReduceInstance final : public Instance {
+class ReduceInstance final : public BoundInstance<ReduceProblem, ReduceVariant> {
  public:
   ReduceInstance(const ReduceProblem& p, const ReduceVariant& v);
   void run(stream_t stream) override;
   CheckResult check(stream_t stream) override;
 
  private:
-  const ReduceProblem& problem_;
-  const ReduceVariant& variant_;
   std::vector<unsigned char> host_ws_;
   Output host_out_{};
 #if TESSERA_HAVE_CUDA
@@ -180,9 +174,9 @@ class ReduceProblem final : public Problem {
 #endif
 };
 
-ReduceInstance::ReduceInstance(const ReduceProblem& p, const ReduceVariant& v) : problem_(p), variant_(v) {
+ReduceInstance::ReduceInstance(const ReduceProblem& p, const ReduceVariant& v) : BoundInstance(p, v) {
   const std::size_t ws = v.workspace_bytes(p.spec());
-  if (v.info.backend == Backend::cpu) {
+  if (on_host()) {
     host_ws_.resize(ws);
     return;
   }
@@ -194,7 +188,7 @@ ReduceInstance::ReduceInstance(const ReduceProblem& p, const ReduceVariant& v) :
 
 void ReduceInstance::run(stream_t stream) {
   const auto& spec = problem_.spec();
-  if (variant_.info.backend == Backend::cpu) {
+  if (on_host()) {
     variant_.run({spec, problem_.host_input(), host_out_.bytes, host_ws_.data(), nullptr});
     return;
   }
@@ -208,7 +202,7 @@ void ReduceInstance::run(stream_t stream) {
 CheckResult ReduceInstance::check(stream_t stream) {
   Output got{};
   const int poison = problem_.poison_byte();
-  if (variant_.info.backend == Backend::cpu) {
+  if (on_host()) {
     std::memset(host_out_.bytes, poison, sizeof host_out_.bytes);
     run(stream);
     got = host_out_;
@@ -216,8 +210,7 @@ CheckResult ReduceInstance::check(stream_t stream) {
 #if TESSERA_HAVE_CUDA
     TESSERA_CUDA(cudaMemsetAsync(dev_out_.data(), poison, 8, stream));
     run(stream);
-    TESSERA_CUDA(cudaStreamSynchronize(stream));
-    TESSERA_CUDA(cudaGetLastError());
+    wait_for_run(stream);
     dev_out_.download(got.bytes, 8);
 #endif
   }
@@ -239,10 +232,8 @@ class ReducePattern final : public Pattern {
     std::vector<ProblemFactory> out;
     for (const auto& base : all_specs(o)) {
       for (std::size_t i = 0; i < sizes.size(); ++i) {
-        // Mostly uniform data; one constant and one skewed size per spec.
-        const Distribution dist = i % 7 == 3 ? Distribution::constant : i % 7 == 5 ? Distribution::skewed
-                                                                                   : Distribution::uniform;
-        out.push_back(factory({base.dtype, base.op, base.accum, sizes[i]}, dist, o.seed + i, o.gpu));
+        out.push_back(
+            factory({base.dtype, base.op, base.accum, sizes[i]}, verify_distribution(i), o.seed + i, o.gpu));
       }
       if (o.large && (base.op == Op::sum) && (base.dtype == Dtype::f32 || base.dtype == Dtype::i32) &&
           base.accum == Accum::native)

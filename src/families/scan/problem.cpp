@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "tessera/blocks/scan_ops.hpp"
+#include "harness/bound_instance.hpp"
 #include "harness/generate.hpp"
 #include "families/register_all.hpp"
 #include "families/scan/contract.hpp"
@@ -68,27 +69,19 @@ std::string spec_label(const ScanSpec& s) {
 // Every (type, op, accumulator) the pattern supports, inclusive.
 std::vector<ScanSpec> all_specs(const RunOptions& o) {
   std::vector<ScanSpec> specs;
-  for (Dtype t : SCAN_DTYPES)
-    for (Op op : {Op::sum, Op::min, Op::max})
-      for (Accum a : {Accum::native, Accum::f64, Accum::kahan, Accum::dfloat}) {
-        if (a != Accum::native && !(t == Dtype::f32 && op == Op::sum)) continue;
-        if ((o.type && *o.type != t) || (o.op && *o.op != op) || (o.accum && *o.accum != a)) continue;
-        specs.push_back({t, op, a, false, 0});
-      }
+  for_each_type_op_accum(o, SCAN_DTYPES, [&](Dtype t, Op op, Accum a) { specs.push_back({t, op, a, false, 0}); });
   return specs;
 }
 
 class ScanProblem;
 
-class ScanInstance final : public Instance {
+class ScanInstance final : public BoundInstance<ScanProblem, ScanVariant> {
  public:
   ScanInstance(const ScanProblem& p, const ScanVariant& v);
   void run(stream_t stream) override;
   CheckResult check(stream_t stream) override;
 
  private:
-  const ScanProblem& problem_;
-  const ScanVariant& variant_;
   std::vector<unsigned char> host_ws_, host_out_;
 #if TESSERA_HAVE_CUDA
   DeviceBytes dev_ws_, dev_out_;
@@ -246,9 +239,9 @@ class ScanProblem final : public Problem {
 #endif
 };
 
-ScanInstance::ScanInstance(const ScanProblem& p, const ScanVariant& v) : problem_(p), variant_(v) {
+ScanInstance::ScanInstance(const ScanProblem& p, const ScanVariant& v) : BoundInstance(p, v) {
   const std::size_t ws = v.workspace_bytes(p.spec());
-  if (v.info.backend == Backend::cpu) {
+  if (on_host()) {
     host_ws_.resize(ws);
     host_out_.resize(p.bytes() + 1);
     return;
@@ -261,7 +254,7 @@ ScanInstance::ScanInstance(const ScanProblem& p, const ScanVariant& v) : problem
 
 void ScanInstance::run(stream_t stream) {
   const auto& spec = problem_.spec();
-  if (variant_.info.backend == Backend::cpu) {
+  if (on_host()) {
     variant_.run({spec, problem_.host_input(), host_out_.data(), host_ws_.data(), nullptr});
     return;
   }
@@ -274,7 +267,7 @@ void ScanInstance::run(stream_t stream) {
 
 CheckResult ScanInstance::check(stream_t stream) {
   const int poison = problem_.poison_byte();
-  if (variant_.info.backend == Backend::cpu) {
+  if (on_host()) {
     std::memset(host_out_.data(), poison, host_out_.size());
     run(stream);
     return problem_.compare(host_out_.data());
@@ -283,8 +276,7 @@ CheckResult ScanInstance::check(stream_t stream) {
   std::vector<unsigned char> got(problem_.bytes() + 1);
   TESSERA_CUDA(cudaMemsetAsync(dev_out_.data(), poison, dev_out_.bytes(), stream));
   run(stream);
-  TESSERA_CUDA(cudaStreamSynchronize(stream));
-  TESSERA_CUDA(cudaGetLastError());
+  wait_for_run(stream);
   dev_out_.download(got.data(), got.size());
   CheckResult r = problem_.compare(got.data());
   if (r.ok && got.back() != static_cast<unsigned char>(poison)) {
@@ -318,11 +310,8 @@ class ScanPattern final : public Pattern {
       for (bool exclusive : {false, true}) {
         const auto& list = exclusive ? ex_sizes : sizes;
         for (std::size_t i = 0; i < list.size(); ++i) {
-          // Mostly uniform data; one constant and one skewed size per spec.
-          const Distribution dist = i % 7 == 3 ? Distribution::constant
-                                    : i % 7 == 5 ? Distribution::skewed
-                                                 : Distribution::uniform;
-          out.push_back(factory({base.dtype, base.op, base.accum, exclusive, list[i]}, dist, o.seed + i, o.gpu));
+          out.push_back(factory({base.dtype, base.op, base.accum, exclusive, list[i]}, verify_distribution(i),
+                                o.seed + i, o.gpu));
         }
       }
       if (o.large && base.op == Op::sum && (base.dtype == Dtype::f32 || base.dtype == Dtype::i32) &&

@@ -16,6 +16,7 @@
 #include <span>
 #include <vector>
 
+#include "harness/bound_instance.hpp"
 #include "harness/generate.hpp"
 #include "harness/matrix.hpp"
 #include "families/register_all.hpp"
@@ -94,15 +95,13 @@ std::vector<Dtype> types_of(const RunOptions& o) {
 
 class TransposeProblem;
 
-class TransposeInstance final : public Instance {
+class TransposeInstance final : public BoundInstance<TransposeProblem, TransposeVariant> {
  public:
   TransposeInstance(const TransposeProblem& p, const TransposeVariant& v);
   void run(stream_t stream) override;
   CheckResult check(stream_t stream) override;
 
  private:
-  const TransposeProblem& problem_;
-  const TransposeVariant& variant_;
   std::vector<unsigned char> host_out_;
 #if TESSERA_HAVE_CUDA
   DeviceBytes dev_out_;
@@ -184,9 +183,9 @@ class TransposeProblem final : public Problem {
 #endif
 };
 
-TransposeInstance::TransposeInstance(const TransposeProblem& p, const TransposeVariant& v) : problem_(p), variant_(v) {
+TransposeInstance::TransposeInstance(const TransposeProblem& p, const TransposeVariant& v) : BoundInstance(p, v) {
   if (v.prepare != nullptr) v.prepare();  // outside any timed region
-  if (v.info.backend == Backend::cpu) {
+  if (on_host()) {
     host_out_.resize(p.out_bytes() + 16);
     return;
   }
@@ -197,7 +196,7 @@ TransposeInstance::TransposeInstance(const TransposeProblem& p, const TransposeV
 
 void TransposeInstance::run(stream_t stream) {
   const TransposeSpec& spec = problem_.spec();
-  if (variant_.info.backend == Backend::cpu) {
+  if (on_host()) {
     variant_.run({spec, problem_.host_input(), host_out_.data(), nullptr});
     return;
   }
@@ -209,7 +208,7 @@ void TransposeInstance::run(stream_t stream) {
 }
 
 CheckResult TransposeInstance::check(stream_t stream) {
-  if (variant_.info.backend == Backend::cpu) {
+  if (on_host()) {
     std::memset(host_out_.data(), problem_.poison(), host_out_.size());
     run(stream);
     return problem_.compare(host_out_.data(), variant_.output);
@@ -218,8 +217,7 @@ CheckResult TransposeInstance::check(stream_t stream) {
 #if TESSERA_HAVE_CUDA
   dev_out_.fill_bytes(problem_.poison(), stream);
   run(stream);
-  TESSERA_CUDA(cudaStreamSynchronize(stream));
-  TESSERA_CUDA(cudaGetLastError());
+  wait_for_run(stream);
   dev_out_.download(got.data(), problem_.out_bytes());
 #endif
   return problem_.compare(got.data(), variant_.output);
@@ -230,11 +228,7 @@ class TransposePattern final : public Pattern {
   std::string_view name() const override { return "transpose"; }
   std::string_view size_meaning() const override { return "matrix side (N x N)"; }
 
-  std::vector<VariantInfo> variants() const override {
-    std::vector<VariantInfo> out;
-    for (const auto& v : transpose_impl::variants_ladder().all()) out.push_back(v.info);
-    return out;
-  }
+  std::vector<VariantInfo> variants() const override { return transpose_impl::variants_ladder().infos(); }
 
   std::vector<ProblemFactory> verify_problems(const RunOptions& o) const override {
     std::vector<Shape> shapes;
