@@ -4,8 +4,9 @@
 // (input transform, batched GEMM, output transform per group; V and M sized
 // for one group). The product runs the whole batch in one pass
 // (09_winograd_f4x3.cu, images_per_pass), which these rows measured fastest
-// on the H100 (images64 against images8: ResNet 64->64 56^2 n64 0.2531 ms
-// against 0.3056); they keep the group sizes measurable on other GPUs, on
+// on the H100 on every bench layer (ResNet 64->64 56^2 n64: images64 0.2531
+// ms, images16 0.2982, images8 0.3056, images4 0.3748); they keep the group
+// sizes measurable on other GPUs, on
 // `tessera-lab bench convnet`. Verified like the product's row, at the scale
 // of its 4x4 output tiles.
 #include "register_lab.hpp"

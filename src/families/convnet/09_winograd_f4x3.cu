@@ -248,14 +248,15 @@ unsigned grid_for(std::size_t work) {
 // GEMM and the output transform of a group of images (V and M sized for one
 // group, reused by the next); run_winograd_f4x3_images takes any group size
 // for the lab rows winograd_f4x3_images<N>. Measured on the H100
-// (labbench-convnet-winograd_f4x3_images*.txt, 2026-11-28): ResNet 64->64
-// 56^2 n64 takes 0.2531 ms in one pass against 0.3056 ms in 8 groups of 8
-// images (V and M of a group, 29 MB, sized for L2); AlexNet conv3 n64 0.2427
-// against 0.3654 and ResNet 512->512 7^2 n64 0.1980 against 0.5160 in groups
-// of 8. A group's GEMM is 1/8 as wide, so its 36 positions fill fewer
-// waves and each of the 8 passes pays three launches and their tails; the
-// DRAM traffic the groups save (V and M read back from L2) is worth less.
-// The batch-1 layers are one pass either way.
+// (2026-11-28), ms for groups of 4, 8, 16 images and the whole batch of 64:
+//   ResNet 64->64 56^2 n64   0.3748  0.3056  0.2982  0.2531
+//   AlexNet conv3 n64        0.5163  0.3654  0.2970  0.2427
+//   ResNet 512->512 7^2 n64  0.9999  0.5160  0.2793  0.1980
+// Every layer gets faster with larger groups, even where a group of 8's V
+// and M (29 MB on ResNet 64->64) fit in L2: a group's GEMM is n/group
+// times narrower, so its 36 positions fill fewer waves of blocks and each
+// pass pays three launches and their tails; the DRAM traffic a group in L2
+// saves is worth less than that. The batch-1 layers are one pass either way.
 std::size_t images_per_pass(const ConvSpec& s) { return s.n; }
 
 std::size_t workspace_for(const ConvSpec& s, std::size_t images) {
