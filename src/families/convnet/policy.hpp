@@ -31,10 +31,11 @@ inline bool every_shape(const ConvSpec&) { return true; }
 // 3x3 stride-1 layers with c and m >= 32 over at least 128 4x4 output
 // tiles (n * ceil(ho/4) * ceil(wo/4): the GEMM's width) and 2^27 flops:
 // winograd_f4x3's 4x fewer multiply-adds in one batched GEMM launch over its
-// 36 positions. Measured fastest of every rung on the three batch-64 3x3
+// 36 positions. Measured fastest of tessera's rungs on the three batch-64 3x3
 // layers (ResNet 512->512 7^2: 256 tiles, 0.1989 ms, 1.00x cuDNN; AlexNet
 // conv3: 1,024 tiles, 0.2431 ms, 1.03x; ResNet 64->64 56^2: 12,544 tiles,
-// 0.3084 ms, 0.86x, against winograd_fused's 0.78x) and on ResNet 64->64
+// 0.3084 ms in 8 groups of 8 images, 0.86x, against winograd_fused's 0.78x;
+// 0.2531 ms in one pass, now the product, in the lab rows) and on ResNet 64->64
 // n1 (196 tiles, 0.0149 ms, 1.94x, against winograd_fused's 0.0173). At 16
 // and 4 tiles (AlexNet conv3 n1, ResNet 512->512 n1) each position's GEMM is
 // narrower than one 64-wide tile and implicit_gemm measured faster (0.0308
@@ -84,7 +85,8 @@ inline bool tiny_layer(const ConvSpec& s) {
 // of enough small blocks, each reading its image once, beats implicit_gemm's
 // split-k pair of launches and shared_tiled's per-filter re-reads. Measured
 // (the product's plan): conv1 n64 0.0050 ms (1.57x cuDNN), conv2 n64 0.0080
-// (1.15x), conv2 n1 0.0043 (3.63x), conv1 n1 0.0033 (1.28x; shared_tiled
+// (1.15x; 0.0065 in the lab sweep with the plan resident_plan.hpp now
+// picks), conv2 n1 0.0043 (3.63x), conv1 n1 0.0033 (1.28x; shared_tiled
 // 0.0030 there, the only LeNet layer where another rung measured faster).
 inline bool small_resident_layer(const ConvSpec& s) {
   return s.flops() <= double(1 << 25) && resident::supports_resident_image(s);
@@ -94,7 +96,8 @@ inline constexpr Rule GPU_RULES[] = {
     {"resident_image", "at most 2^25 flops, the smallest cell within 48 KiB of shared memory", small_resident_layer,
      "H100",
      "LeNet-5 conv1 n64: 0.0050 ms, 1.57x cuDNN; conv1 n1: 0.0033 ms, 1.28x (shared_tiled 0.0030); conv2 n64: "
-     "0.0080 ms, 1.15x (implicit_gemm 0.0125); conv2 n1: 0.0043 ms, 3.63x (im2col_gemm 0.0078)",
+     "0.0080 ms, 1.15x (implicit_gemm 0.0125; the plan of CPI_WARP 4 0.0065 in the lab sweep); conv2 n1: 0.0043 ms, "
+     "3.63x (im2col_gemm 0.0078)",
      "docs/results/convnet-h100-2026-11-28b.json"},
     {"im2col_gemm", "batch 1, c > 1, k <= 11, at most 2^24 flops", tiny_multichannel_image, "H100",
      "LeNet-5 conv2 n1: 0.0076 ms, 1.16x cuDNN (shared_tiled 0.0116 ms, 0.76x)",
@@ -106,7 +109,7 @@ inline constexpr Rule GPU_RULES[] = {
     {"winograd_f4x3", "k = 3, stride 1, c >= 32, m >= 32, at least 128 4x4 output tiles and 2^27 flops",
      winograd_f4x3_wide, "H100",
      "ResNet-50 3x3 512->512 7^2 n64: 0.1989 ms, 1.00x cuDNN; AlexNet conv3 n64: 0.2431 ms, 1.03x; ResNet-50 3x3 "
-     "64->64 56^2 n64: 0.3084 ms, 0.86x (winograd_fused 0.78x); 64->64 n1: 0.0149 ms, 1.94x (winograd_fused "
+     "64->64 56^2 n64: 0.3084 ms in 8 groups, 0.86x (winograd_fused 0.78x; one pass 0.2531 ms in the lab rows); 64->64 n1: 0.0149 ms, 1.94x (winograd_fused "
      "1.67x)",
      "docs/results/convnet-h100-2026-11-28b.json"},
     {"winograd_fused", "k = 3, stride 1, n * 2x2 tiles >= 512", winograd_3x3_many_tiles, "H100",
