@@ -109,8 +109,8 @@ inline constexpr Rule GPU_RULES[] = {
     {"winograd_f4x3", "k = 3, stride 1, c >= 32, m >= 32, at least 128 4x4 output tiles and 2^27 flops",
      winograd_f4x3_wide, "H100",
      "ResNet-50 3x3 512->512 7^2 n64: 0.1989 ms, 1.00x cuDNN; AlexNet conv3 n64: 0.2431 ms, 1.03x; ResNet-50 3x3 "
-     "64->64 56^2 n64: 0.3084 ms in 8 groups, 0.86x (winograd_fused 0.78x; one pass 0.2531 ms in the lab rows); 64->64 n1: 0.0149 ms, 1.94x (winograd_fused "
-     "1.67x)",
+     "64->64 56^2 n64: 0.3084 ms in 8 groups, 0.86x (winograd_fused 0.78x; one pass 0.2531 ms in the lab "
+     "rows); 64->64 n1: 0.0149 ms, 1.94x (winograd_fused 1.67x)",
      "docs/results/convnet-h100-2026-11-28b.json"},
     {"winograd_fused", "k = 3, stride 1, n * 2x2 tiles >= 512", winograd_3x3_many_tiles, "H100",
      "ResNet-50 3x3 64->64 56^2 n1: 0.0173 ms, 1.67x cuDNN (implicit_gemm 0.0196); the rule keeps the 3x3 "
