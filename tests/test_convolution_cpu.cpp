@@ -13,10 +13,12 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "conv_test_support.hpp"
 #include "core/gpu_present.hpp"
+#include "families/convolution/api_common.hpp"
 #include "families/convolution/contract.hpp"
 #include "families/convolution/fft_fused_math.hpp"
 #include "families/convolution/fft_geometry.hpp"
@@ -129,6 +131,44 @@ TEST(ConvCpu, DefaultVariantWithoutGpuIsOpenmp) {
   conv2d(in.data(), 40, 30, m.data(), 5, 5, out.data());
   expect_close(out, 40, 30, 40, expected(in, 40, 30, 40, m, 5, 5), 25, "default conv2d");
 }
+
+#if TESSERA_HAVE_CUDA
+// The GPU policy's 1D pick (host code: no GPU needed) against the H100 taps
+// sweep it was set from (n = 2^26, medians in ms,
+// docs/results/conv1d-taps-sweep-h100-2026-11-28.txt; < 0: not supported):
+// at every measured width the pick is the fastest of the three product rungs.
+TEST(ConvCpu, GpuPolicyPicksTheTapsSweepsWinner) {
+  struct Row {
+    std::size_t taps;
+    double register_blocked, fft_fused, fft_overlap_save;
+  };
+  constexpr Row sweep[] = {{7, 0.2181, 0.2609, 1.1123},    {33, 0.3354, 0.2636, 0.8951},
+                           {65, 0.4666, 0.2488, 0.8995},   {97, 0.5988, 0.2628, 0.9239},
+                           {129, 0.7284, 0.2513, 0.9404},  {193, 0.9903, 0.2518, 0.9229},
+                           {257, 1.2520, 0.2566, 0.9439},  {385, 1.7719, 0.2634, 0.9524},
+                           {513, 2.2940, 0.2746, 0.9745},  {1025, 4.3807, 0.3072, 1.0765},
+                           {2049, 8.5604, 0.4405, 1.3551}, {4097, -1, -1, 1.4933}};
+  for (const Row& r : sweep) {
+    ci::ConvSpec s;
+    s.width = s.pitch = std::size_t(1) << 26;
+    s.mask_w = r.taps;
+    std::string fastest;
+    double best = 0;
+    for (const auto& [name, ms] : {std::pair{"register_blocked", r.register_blocked},
+                                   std::pair{"fft_fused", r.fft_fused},
+                                   std::pair{"fft_overlap_save", r.fft_overlap_save}}) {
+      EXPECT_EQ(ms >= 0, ci::ladder_for(true).at(name, "test").supports(s)) << name << " at " << r.taps << " taps";
+      if (ms >= 0 && (fastest.empty() || ms < best)) fastest = name, best = ms;
+    }
+    EXPECT_EQ(ci::pick(s, true, true), fastest) << r.taps << " taps";
+  }
+  // Past fft_fused's limit, fft_overlap_save only where it beat register_blocked.
+  ci::ConvSpec s;
+  s.width = s.pitch = std::size_t(1) << 26;
+  s.mask_w = 2051;
+  EXPECT_EQ(ci::pick(s, true, true), "fft_overlap_save");
+}
+#endif
 
 // ---- separability ---------------------------------------------------------------
 

@@ -216,7 +216,11 @@ TEST_F(ConvGpu, DefaultVariantsFollowThePolicy) {
   EXPECT_EQ(conv1d_default_variant(std::size_t(1) << 26, 2049), "fft_fused");
   EXPECT_EQ(conv1d_default_variant(std::size_t(1) << 26, 2051), "fft_overlap_save");
   EXPECT_EQ(conv1d_default_variant(std::size_t(1) << 26, 7), "register_blocked");
-  EXPECT_EQ(conv1d_default_variant(std::size_t(1) << 26, 33), "register_blocked");
+  // The measured crossover: fft_fused from 33 taps, register_blocked below.
+  EXPECT_EQ(conv1d_default_variant(std::size_t(1) << 26, 31), "register_blocked");
+  EXPECT_EQ(conv1d_default_variant(std::size_t(1) << 26, 33), "fft_fused");
+  EXPECT_EQ(conv1d_default_variant(std::size_t(1) << 26, 129), "fft_fused");
+  EXPECT_EQ(conv1d_default_variant(100000, 33), "fft_fused");
   const auto sep = outer(random_floats(9, 1), random_floats(9, 2));
   const auto rnd = random_floats(81, 3);
   EXPECT_EQ(conv2d_default_variant(8192, 8192, sep.data(), 9, 9), "pipelined_tiles");
@@ -231,6 +235,7 @@ TEST_F(ConvGpu, DefaultVariantsFollowThePolicy) {
   api_case(false, {300, 200, 9, 9}, "", stream(), 12);
   api_case(true, {100000, 1, 1025, 1}, "", stream(), 13);
   api_case(true, {100000, 1, 7, 1}, "", stream(), 14);
+  api_case(true, {100000, 1, 33, 1}, "", stream(), 15);
 }
 
 TEST_F(ConvGpu, CallersWorkspaceMeansNoAllocation) {
@@ -328,12 +333,13 @@ TEST_F(ConvGpu, PipelinedTilesCopyPathsAndTileWalk) {
 // The fused FFT rung at the edges of its blocking (valid = 4,096 - (taps - 1)
 // outputs per segment, two segments per block): one sample, one segment,
 // an odd number of segments (a block's imaginary half past the end),
-// lengths one off a segment and a block, and masks of 1, 3, 1,025 and its
+// lengths one off a segment and a block, and masks of 1, 3, 33 (the policy's
+// crossover), 1,025 and its
 // limit 2,049 taps; a mask of 4,097 taps is declined (fft_overlap_save
 // takes it).
 TEST_F(ConvGpu, FusedFftAtTheEdgesOfItsBlocking) {
   std::uint32_t seed = 700;
-  for (std::size_t taps : {1u, 3u, 1025u, 2049u}) {
+  for (std::size_t taps : {1u, 3u, 33u, 1025u, 2049u}) {
     const std::size_t valid = ci::FUSED_NFFT - (taps - 1);
     for (std::size_t n : {std::size_t(1), std::size_t(2), valid - 1, valid, valid + 1, 2 * valid - 1, 2 * valid,
                           2 * valid + 1, 3 * valid, 5 * valid + 17, std::size_t(100003)}) {

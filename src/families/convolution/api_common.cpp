@@ -51,10 +51,9 @@ std::string pick(const ConvSpec& s, bool one_d, bool gpu) {
     return v != nullptr && v->supports(s);
   };
   if (one_d) {
-    if (s.mask_w >= policy::FFT_MIN_TAPS) {
-      if (fits("fft_fused")) return "fft_fused";  // predicted faster than fft_overlap_save (policy.hpp)
-      if (fits("fft_overlap_save")) return "fft_overlap_save";
-    }
+    // The measured crossovers against register_blocked (policy.hpp).
+    if (s.mask_w >= policy::FFT_MIN_TAPS && fits("fft_fused")) return "fft_fused";
+    if (s.mask_w >= policy::OVERLAP_SAVE_MIN_TAPS && fits("fft_overlap_save")) return "fft_overlap_save";
     if (fits("register_blocked")) return "register_blocked";
     if (fits("fft_fused")) return "fft_fused";
     if (fits("fft_overlap_save")) return "fft_overlap_save";

@@ -17,29 +17,37 @@ struct Rule {
   std::string_view source;    // the results file and the commit that chose it
 };
 
-// conv1d: masks of at least FFT_MIN_TAPS taps take the FFT path, the fused
-// rung where it supports the mask (predicted faster than fft_overlap_save at
-// every mask it takes: one pass over memory instead of ~2.4 GB; not yet
-// measured), fft_overlap_save beyond 2,049 taps (measured
-// at 1,025 taps: fft_overlap_save 1.058 ms median against register_blocked
-// 4.367 ms, 4.1x; the crossover itself is not measured: the two measured
-// ends predict it near 250 taps, so 512 stays until 257 and 513 are
-// benched); shorter ones register_blocked (7 taps: 0.210 ms, 85.0 % of
-// copy, 2.26x the best seed rung).
-inline constexpr std::size_t FFT_MIN_TAPS = 512;
+// conv1d, from the taps sweep at n = 2^26 (H100,
+// docs/results/conv1d-taps-sweep-h100-2026-11-28.txt): fft_fused stays at
+// 0.25-0.31 ms from 7 to 1,025 taps while register_blocked grows with the
+// mask. fft_fused wins at every measured width from 33 taps up (33: 0.2636
+// ms against 0.3354, 1.27x; 1,025: 0.3072 against 4.3807, 14.3x) and loses
+// at 7 (0.2609 against 0.2181): FFT_MIN_TAPS is the first measured width
+// where it wins; the widths between 7 and 33 are not measured. Past
+// fft_fused's 2,049 taps fft_overlap_save takes masks of at least
+// OVERLAP_SAVE_MIN_TAPS, its first measured win over register_blocked (193:
+// 0.9229 ms against 0.9903; 129: 0.9404 against 0.7284; 2,049: 1.3551
+// against 8.5604). Shorter masks go to register_blocked. Only n = 2^26 is
+// measured: at short, launch-bound signals the fused rung's two launches
+// (mask spectrum, then the pass) against register_blocked's one are not.
+inline constexpr std::size_t FFT_MIN_TAPS = 33;
+inline constexpr std::size_t OVERLAP_SAVE_MIN_TAPS = 193;
 
 inline constexpr Rule GPU_RULES_1D[] = {
-    {"fft_fused", "mask_width >= FFT_MIN_TAPS (512) and <= FUSED_MAX_TAPS (2,049)", "-",
-     "predicted, not measured: n = 2^26, 1,025 taps ~0.35 ms (0.30-0.45: one read and one write of the signal, "
-     "~232 M warp instructions at 70-80% issue), against fft_overlap_save's measured 1.058 ms",
-     "-"},
-    {"fft_overlap_save", "mask_width >= FFT_MIN_TAPS (512), longer than fft_fused takes", "H100 80GB HBM3",
-     "n = 2^26, 1,025 taps: 1.058 ms, 4.1x register_blocked (4.367 ms), 6.3x cufft_whole_signal",
-     "docs/results/conv1d-h100-2026-11-28.json"},
+    {"fft_fused", "mask_width >= FFT_MIN_TAPS (33) and <= FUSED_MAX_TAPS (2,049)", "H100 80GB HBM3",
+     "n = 2^26, 1,025 taps: 0.2951 ms, 14.7x register_blocked (4.3333 ms), 3.6x fft_overlap_save (1.0563 ms), "
+     "23.0x cufft_whole_signal; taps sweep: faster than register_blocked at 33 taps (0.2636 vs 0.3354 ms) and "
+     "every width measured above, slower at 7 (0.2609 vs 0.2181 ms)",
+     "docs/results/conv1d-h100-2026-11-28b.json, docs/results/conv1d-taps-sweep-h100-2026-11-28.txt"},
+    {"fft_overlap_save", "mask_width >= OVERLAP_SAVE_MIN_TAPS (193) that fft_fused declines (over 2,049 taps)",
+     "H100 80GB HBM3",
+     "n = 2^26: 2,049 taps 1.3551 ms against register_blocked 8.5604 ms (6.3x); 4,097 taps 1.4933 ms, the only "
+     "FFT rung there",
+     "docs/results/conv1d-taps-sweep-h100-2026-11-28.txt"},
     {"register_blocked", "shorter masks (shared memory holds 4,096 outputs + the mask's halo)", "H100 80GB HBM3",
-     "n = 2^26, 7 taps: 0.210 ms, 85.0% of copy; 1,025 taps: 4.367 ms, 51.5% of FP32",
-     "docs/results/conv1d-h100-2026-11-28.json"},
-    {"fft_fused", "masks too long for register_blocked's shared tile, up to 2,049 taps", "-", "predicted, as above", "-"},
+     "n = 2^26, 7 taps: 0.2088 ms, 85.6% of copy, 2.25x the best seed rung (tiled_output_blocks 0.4700 ms)",
+     "docs/results/conv1d-h100-2026-11-28b.json"},
+    {"fft_fused", "masks too long for register_blocked's shared tile, up to 2,049 taps", "-", "as above", "-"},
     {"fft_overlap_save", "masks too long for register_blocked's shared tile", "-", "the only rung left", "-"},
     {"basic", "anything else", "-", "supports every call", "-"},
 };
