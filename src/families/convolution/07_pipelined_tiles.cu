@@ -51,6 +51,9 @@ constexpr const char* NAMES[5] = {"conv_pipelined_tiles_kernel<1x1>", "conv_pipe
 
 bool supports_pipelined_tiles(const ConvSpec& s) { return pipelined::supports(s); }
 
+// The dynamic tile walk's counter (zeroed by run on the call's stream).
+std::size_t ws_pipelined_tiles(const ConvSpec&) { return pipelined::WALK_WORKSPACE_BYTES; }
+
 // The occupancy query and the shared-memory opt-in (cached) happen here,
 // outside any capture; run() then finds them cached.
 void prepare_pipelined_tiles(const ConvSpec& s) { pipelined::prepare<pipelined::Mode::product>(s, NAMES); }
