@@ -183,7 +183,7 @@ __global__ __launch_bounds__(THREADS, stages_of(MODE) == 2 ? 2 : 3) void conv_pi
   TileXY cur = tile_xy(tile, tg);  // carried from round to round: one division a tile
   int next = tile + int(gridDim.x);  // no overflow: tiles <= 2^30 (launch), grid <= tiles
   if constexpr (DYNAMIC) {
-    if (leader) next_tile_slot[1] = next < tg.tiles ? int(gridDim.x + atomicAdd(tile_counter, 1u)) : tg.tiles;
+    if (leader) next_tile_slot[1] = int(gridDim.x + atomicAdd(tile_counter, 1u));
     __syncthreads();
     next = next_tile_slot[1];
   }
