@@ -65,14 +65,17 @@ TEST(ConvCpu, GpuPolicyFollowsTheMeasuredWinners) {
   auto gpu_pick = [](const ConvShape& s) {
     return std::string(tessera::conv_impl::policy::pick(tessera::conv_impl::make_spec(s), true));
   };
-  EXPECT_EQ(gpu_pick(layer(64, 64, 56, 56, 64, 3, 1)), "winograd_f4x3");     // predicted (policy.hpp)
-  EXPECT_EQ(gpu_pick(layer(64, 512, 7, 7, 512, 3, 1)), "winograd_f4x3");
+  // 3x3 stride 1, c and m >= 32, at least 128 4x4 tiles and 2^27 flops (measured, policy.hpp).
+  EXPECT_EQ(gpu_pick(layer(64, 64, 56, 56, 64, 3, 1)), "winograd_f4x3");   // 12,544 tiles
+  EXPECT_EQ(gpu_pick(layer(64, 512, 7, 7, 512, 3, 1)), "winograd_f4x3");   // 256 tiles
   EXPECT_EQ(gpu_pick(layer(64, 256, 13, 13, 384, 3, 1)), "winograd_f4x3");
-  EXPECT_EQ(gpu_pick(layer(8, 16, 56, 56, 64, 3, 1)), "winograd_fused");    // c 16: below the F(4x4) rule
-  EXPECT_EQ(gpu_pick(layer(1, 64, 56, 56, 64, 3, 1)), "winograd_fused");    // 784 tiles
-  EXPECT_EQ(gpu_pick(layer(1, 512, 7, 7, 512, 3, 1)), "implicit_gemm");
-  EXPECT_EQ(gpu_pick(layer(64, 3, 227, 227, 96, 11, 0, 4)), "implicit_gemm");
-  // LeNet-5's layers (at most 2^25 flops): resident_image (predicted).
+  EXPECT_EQ(gpu_pick(layer(1, 64, 56, 56, 64, 3, 1)), "winograd_f4x3");    // 196 tiles
+  EXPECT_EQ(gpu_pick(layer(1, 256, 13, 13, 384, 3, 1)), "implicit_gemm");  // 16 tiles
+  EXPECT_EQ(gpu_pick(layer(1, 512, 7, 7, 512, 3, 1)), "implicit_gemm");    // 4 tiles
+  EXPECT_EQ(gpu_pick(layer(8, 16, 56, 56, 64, 3, 1)), "winograd_fused");   // c 16: below the F(4x4) rule
+  EXPECT_EQ(gpu_pick(layer(1, 32, 56, 56, 32, 3, 1)), "winograd_fused");   // 196 tiles, 5.8e7 flops < 2^27
+  EXPECT_EQ(gpu_pick(layer(1, 64, 44, 44, 64, 3, 1)), "implicit_gemm");    // 121 4x4 tiles, 484 2x2 tiles
+  // LeNet-5's layers (at most 2^25 flops): resident_image (measured 1.15-3.6x cuDNN).
   EXPECT_EQ(gpu_pick(layer(64, 6, 14, 14, 16, 5)), "resident_image");  // conv2 n64: 30.7 MFLOP
   EXPECT_EQ(gpu_pick(layer(1, 6, 14, 14, 16, 5)), "resident_image");   // 0.48 MFLOP, 6 channels
   EXPECT_EQ(gpu_pick(layer(64, 1, 32, 32, 6, 5)), "resident_image");   // 15.1 MFLOP
@@ -83,6 +86,8 @@ TEST(ConvCpu, GpuPolicyFollowsTheMeasuredWinners) {
   EXPECT_EQ(gpu_pick(layer(2, 6, 14, 14, 16, 5)), "resident_image");
   EXPECT_EQ(gpu_pick(layer(2, 512, 7, 7, 8, 3, 1)), "shared_tiled");   // 512 x 3 x 9 floats: 54 KiB
   EXPECT_EQ(gpu_pick(layer(64, 64, 56, 56, 64, 3, 1, 2)), "implicit_gemm");  // stride 2
+  EXPECT_EQ(gpu_pick(layer(64, 3, 227, 227, 96, 11, 0, 4)), "implicit_gemm");  // AlexNet conv1
+  EXPECT_EQ(gpu_pick(layer(1, 3, 227, 227, 96, 11, 0, 4)), "implicit_gemm");
 }
 
 // The call throws a tessera::Error whose message contains `what`, and y is untouched.
@@ -160,4 +165,26 @@ TEST(ConvCpu, ResidentImagePlansStayWithinTheirLimits) {
   EXPECT_GE(supported, int(layers.size()) - 1);  // all but the 300-channel layer
   // Past the limit: 512 channels of 7x7 need 54 KiB for one output row.
   EXPECT_FALSE(ri::supports_resident_image(tessera::conv_impl::make_spec(layer(1, 512, 7, 7, 8, 3, 1))));
+}
+
+// The model's constants (resident_plan.hpp) choose, on 132 SMs, the plans the
+// H100 measured fastest on LeNet-5: conv2 n64 in 256 cells of 4 filters, 10
+// rows and 6 one-channel slices (0.0065 ms; 128 cells of 8 filters and 3
+// slices took 0.0078-0.0080), conv1 n64 in 256 cells of 6 filters and 7 rows.
+TEST(ConvCpu, ResidentImagePlansAreTheMeasuredOnes) {
+  namespace ri = tessera::conv_impl::resident;
+  const ri::Plan conv2 = ri::choose_plan(tessera::conv_impl::make_spec(layer(64, 6, 14, 14, 16, 5)), 132);
+  EXPECT_EQ(conv2.mb, 4);
+  EXPECT_EQ(conv2.band, 10);
+  EXPECT_EQ(conv2.slices, 6);
+  EXPECT_EQ(conv2.cells, 256);
+  const ri::Plan conv1 = ri::choose_plan(tessera::conv_impl::make_spec(layer(64, 1, 32, 32, 6, 5)), 132);
+  EXPECT_EQ(conv1.mb, 6);
+  EXPECT_EQ(conv1.band, 7);
+  EXPECT_EQ(conv1.slices, 1);
+  EXPECT_EQ(conv1.r, 4);
+  // The first guess (CPI 2) chose the slower conv2 plan: the constant matters.
+  ri::Model first_guess;
+  first_guess.cpi_warp = 2.0;
+  EXPECT_EQ(ri::choose_plan(tessera::conv_impl::make_spec(layer(64, 6, 14, 14, 16, 5)), 132, first_guess).cells, 128);
 }

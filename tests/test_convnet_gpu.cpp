@@ -120,8 +120,9 @@ INSTANTIATE_TEST_SUITE_P(Rungs, ConvGpu, ::testing::ValuesIn(GPU_VARIANTS));
 class ConvGpuApi : public tessera_test::GpuFixture<::testing::Test> {};
 
 TEST_F(ConvGpuApi, DefaultVariantOnAResNetBlock) {
-  // 3x3 stride 1 over 4 * 14 * 14 = 784 2x2 tiles: the policy's Winograd rule.
-  const ConvShape s = layer(4, 64, 28, 28, 64, 3, 1);
+  // 3x3 stride 1 over 4 * 14 * 14 = 784 2x2 tiles, 16 input channels: the
+  // policy's F(2x2) rule (winograd_f4x3's takes c >= 32: ConvGpuF4x3).
+  const ConvShape s = layer(4, 16, 28, 28, 64, 3, 1);
   EXPECT_EQ(tessera::conv_forward_default_variant(s), "winograd_fused");
   Layer l(s, 21);
   tessera::conv_forward(l.dx.data(), l.dw.data(), l.dy.data(), s);  // default stream, default variant
@@ -253,6 +254,17 @@ TEST_F(ConvGpuF4x3, CallerWorkspaceAndGraphCapture) {
   tessera_test::CapturedGraph graph(stream(), [&] { tessera::conv_forward(l.dx.data(), l.dw.data(), l.dy.data(), s, o); });
   ASSERT_TRUE(graph.ok());
   ASSERT_EQ(graph.launch(stream()), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(stream()), cudaSuccess);
+  EXPECT_TRUE(f4x3_gpu::within_tile_bound(s, l.result(), convnet_test::expected(s, l.x, l.w)));
+}
+
+// The API's default on a ResNet 3x3 layer of 196 4x4 tiles (n 4, 28^2, 64
+// channels: 231 MFLOP) is winograd_f4x3, checked at its tile scale.
+TEST_F(ConvGpuF4x3, DefaultVariantOnAResNetLayer) {
+  const ConvShape s = layer(4, 64, 28, 28, 64, 3, 1);
+  ASSERT_EQ(tessera::conv_forward_default_variant(s), "winograd_f4x3");
+  Layer l(s, 23);
+  tessera::conv_forward(l.dx.data(), l.dw.data(), l.dy.data(), s, {.stream = stream()});
   ASSERT_EQ(cudaStreamSynchronize(stream()), cudaSuccess);
   EXPECT_TRUE(f4x3_gpu::within_tile_bound(s, l.result(), convnet_test::expected(s, l.x, l.w)));
 }

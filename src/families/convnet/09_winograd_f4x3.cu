@@ -23,9 +23,8 @@
 // workspace; every pass is coalesced (thread index runs along c for U, along t
 // for V, M and the output transform's reads).
 //
-// Groups of images (images_per_pass): where c and m are small, the batch
-// runs in groups whose V and M fit in L2 (the transforms' traffic dominates
-// there); elsewhere in one pass.
+// The whole batch is one pass (images_per_pass: groups of images whose V
+// and M fit in L2 measured slower on every bench layer).
 //
 // Bottleneck: the GEMM's FFMA issue on layers with large c and m (ResNet
 // 512->512, AlexNet conv3: ~40-50 TFLOP/s of the gemm kernel); the input and
@@ -245,28 +244,20 @@ unsigned grid_for(std::size_t work) {
   return unsigned(std::min<std::size_t>(detail::div_up(work, std::size_t(THREADS)), 65536));
 }
 
-// Images per pass. A pass is the input transform, the GEMM and the output
-// transform of a group of images; V and M (36 (c + m) floats per tile) are
-// sized for one group and reused by the next. Where they fit in L2, the GEMM
-// reads V and the output transform reads M from L2 instead of DRAM, and the
-// buffers' lines are rewritten in L2 by the next group. Worth it where the
-// transforms' traffic dominates (c, m <= 128: ResNet 64->64 at 56^2 n64
-// moves 36 * 128 floats per tile through V and M, 231 MB, ~0.08 ms of DRAM
-// reads alone); where c or m is larger the GEMM dominates and smaller groups
-// would cost it waves (AlexNet conv3 n64 in 4 groups: +14 % in the gemm
-// family's wave model), so the whole batch is one pass. PREDICTED, not
-// measured: the lab rows winograd_f4x3_images<N> sweep the group size.
-// The budget: V and M of a group in about 2/3 of the H100's 50 MB L2, the
-// rest for x and y streaming through.
-constexpr std::size_t L2_GROUP_BYTES = std::size_t(32) << 20;
-
-std::size_t images_per_pass(const ConvSpec& s) {
-  if (s.c > 128 || s.m > 128 || s.n <= 1) return s.n;
-  const std::size_t per_image =
-      POS * (s.c + s.m) * ((s.ho + TILE - 1) / TILE) * ((s.wo + TILE - 1) / TILE) * sizeof(float);
-  const std::size_t most = std::clamp<std::size_t>(L2_GROUP_BYTES / per_image, 1, s.n);
-  return detail::div_up(s.n, detail::div_up(s.n, most));  // equal groups: 64 images, at most 9 -> 8 groups of 8
-}
+// Images per pass: the whole batch. A pass is the input transform, the
+// GEMM and the output transform of a group of images (V and M sized for one
+// group, reused by the next); run_winograd_f4x3_images takes any group size
+// for the lab rows winograd_f4x3_images<N>. Measured on the H100
+// (2026-11-28), ms for groups of 4, 8, 16 images and the whole batch of 64:
+//   ResNet 64->64 56^2 n64   0.3748  0.3056  0.2982  0.2531
+//   AlexNet conv3 n64        0.5163  0.3654  0.2970  0.2427
+//   ResNet 512->512 7^2 n64  0.9999  0.5160  0.2793  0.1980
+// Every layer gets faster with larger groups, even where a group of 8's V
+// and M (29 MB on ResNet 64->64) fit in L2: a group's GEMM is n/group
+// times narrower, so its 36 positions fill fewer waves of blocks and each
+// pass pays three launches and their tails; the DRAM traffic a group in L2
+// saves is worth less than that. The batch-1 layers are one pass either way.
+std::size_t images_per_pass(const ConvSpec& s) { return s.n; }
 
 std::size_t workspace_for(const ConvSpec& s, std::size_t images) {
   ConvSpec group = s;

@@ -84,13 +84,20 @@ inline bool supports_resident_image(const ConvSpec& s) {
 // A predicted time for a plan on `sms` SMs, in SM cycles: the blocks an SM
 // holds at once each wait one staging round trip, then their threads' serial
 // instructions; the SM issues at most IPC warp instructions a cycle across
-// them. The constants are first guesses (the lab's resident_image sweep
-// measures them): STAGE_CYCLES one round trip to L2 (a thread stages 8
-// values a round trip, the input then the filters), CPI_WARP a
-// lone warp's cycles per instruction (shared-load latency partly hidden by
-// its own independent FMAs), IPC two of the four schedulers' issue slots.
+// them. STAGE_CYCLES one round trip to L2 (a thread stages 8 values a round
+// trip, the input then the filters), CPI_WARP a lone warp's cycles per
+// instruction (its shared loads' latency mostly exposed: a thread's FMAs
+// wait on them), IPC two of the four schedulers' issue slots.
+// CPI_WARP 4 is fitted to the lab sweep on the H100 (labbench-convnet-
+// resident_*.txt, 2026-11-28): it cuts LeNet-5 conv2 n64 into 256 cells of
+// 4 filters and 6 one-channel slices instead of 128 of 8 filters and 3
+// slices (CPI_WARP 2, the first guess): 0.0065 ms against 0.0078-0.0080,
+// two blocks an SM hiding each other's latency. conv1 n64 keeps its plan
+// (0.0048-0.0050 ms); the batch-1 layers move to fewer, larger cells,
+// measured within the spread of one plan between runs (conv1 n1 0.0035
+// against 0.0033, conv2 n1 0.0044 against 0.0043).
 struct Model {
-  double stage_cycles = 600, cpi_warp = 2.0, ipc = 2.0;
+  double stage_cycles = 600, cpi_warp = 4.0, ipc = 2.0;
   // The lab's sweeps pin knobs the constants rarely move:
   int only_r = 0;             // 2 or 4 pixels a thread only (0: either)
   int max_slices = 8;         // at most this many channel slices

@@ -107,7 +107,21 @@ __device__ inline void copy_tile(unsigned buf, TileXY t, const TileGrid& tg, con
         const int y = y0 + r, x = x0 + 4 * c;
         const std::int64_t left = g.width - x;
         const int n = (y >= 0 && y < g.height && x >= 0 && left > 0) ? int(left < 4 ? left : 4) : 0;
-        copy_chunk(buf + unsigned(r * SW + 4 * c) * 4u, n > 0 ? in + std::int64_t(y) * g.pitch + x : in, 4 * n);
+        const unsigned dst = buf + unsigned(r * SW + 4 * c) * 4u;
+        const float* src = n > 0 ? in + std::int64_t(y) * g.pitch + x : in;
+        if (n == 4 || n == 0) {
+          copy_chunk(dst, src, 4 * n);
+        } else {
+          // A chunk 1-3 floats inside the right edge of the image's last
+          // row may end past the allocation: copy its inside floats one by
+          // one (a 16-byte copy with a shorter source size is still a
+          // 16-byte access to memcheck), zero-filling the rest.
+#pragma unroll
+          for (int k = 0; k < 4; ++k)
+            asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst + 4u * k), "l"(k < n ? src + k : in),
+                         "r"(k < n ? 4 : 0)
+                         : "memory");
+        }
       };
 #pragma unroll 1
       for (int r = warp; r < SH; r += BY) chunk(r, lane);
