@@ -36,8 +36,8 @@
 // SASS (sm_90, per thread and interior 9x9 tile): 2,592 FFMA of ~2,914
 // instructions (compute region 2,712 with the 48 LDS.128, copy and loop
 // ~140, stores ~62): 89 % FFMA; 5x5: 800 of ~1,056. 80 / 64 registers, no
-// spills (with the counter's atomic in the loop the 9x9 kernel takes 123:
-// still 2 blocks a SM, which shared memory sets). Bottleneck expected: 5x5 memory (FMA issue ~0.07 ms): predicted
+// spills (with the counter's atomic in the loop the 9x9 kernel takes 96,
+// its FMA region the same: still 2 blocks a SM, which shared memory sets). Bottleneck expected: 5x5 memory (FMA issue ~0.07 ms): predicted
 // ~0.19-0.21 ms = 85-94 % of copy on the H100 at 8192^2; 9x9 both pipes at
 // once (copy 0.1785 ms, FFMA issue 2,914 / 2,592 x 0.1778 = 0.200 ms):
 // predicted ~0.20-0.23 ms = 77-89 % of FP32. Measured (H100, fixed walk):

@@ -184,11 +184,12 @@ __global__ __launch_bounds__(THREADS, stages_of(MODE) == 2 ? 2 : 3) void conv_pi
 
   const unsigned smem_addr = unsigned(__cvta_generic_to_shared(smem));
   constexpr bool DYNAMIC = dynamic_walk(MODE);
+  static_assert(!DYNAMIC || STAGES == 2, "the ticket is drawn in the two-buffer copy step");
   // Dynamic walk: the block's first tile is blockIdx.x, the rest come from
   // the counter (ticket k -> tile gridDim.x + k; tickets past the last tile
-  // end the walk). The ticket of the tile after next is drawn at the top of
-  // a round and published after its FMAs (the atomic's latency hides behind
-  // them) through one of two shared slots: slot r & 1 is written before
+  // end the walk). The ticket of the tile after next is drawn once the next
+  // tile's copy is issued and published after this tile's FMAs (the
+  // atomic's latency hides behind them) through one of two shared slots: slot r & 1 is written before
   // round r's second barrier and read after it, and written again only in
   // round r + 2, after every thread passed round r + 1's first barrier.
   __shared__ int next_tile_slot[2];
@@ -206,9 +207,6 @@ __global__ __launch_bounds__(THREADS, stages_of(MODE) == 2 ? 2 : 3) void conv_pi
   while (tile < tg.tiles) {
     const TileXY nxt = tile_xy(next, tg);
     unsigned ticket = 0;  // the leader's, for the tile after next
-    if constexpr (DYNAMIC) {
-      if (leader && next < tg.tiles) ticket = atomicAdd(tile_counter, 1u);
-    }
     if constexpr (STAGES == 2) {
       // The next tile's copy goes out before this one's FMAs. An empty
       // group at the end keeps "all but the newest group" meaning "this
@@ -217,6 +215,11 @@ __global__ __launch_bounds__(THREADS, stages_of(MODE) == 2 ? 2 : 3) void conv_pi
         copy_tile<M>(smem_addr + unsigned((stage ^ 1) * BUF) * 4u, nxt, tg, in, g);
       } else {
         tessera::gpu::cp_async_commit();
+      }
+      // Here rather than first in the round: the FMA loop is the same
+      // either way, but ptxas gives the kernel 96 registers instead of 123.
+      if constexpr (DYNAMIC) {
+        if (leader && next < tg.tiles) ticket = atomicAdd(tile_counter, 1u);
       }
       tessera::gpu::cp_async_wait<1>();
     } else {
