@@ -329,6 +329,34 @@ TEST_F(ConvGpu, PipelinedTilesCopyPathsAndTileWalk) {
   EXPECT_FALSE(v.supports(spec_of({100, 100, 5, 3}, false)));
 }
 
+// pipelined_tiles takes its tiles from a counter in the workspace: with the
+// caller's workspace reused, each call must start its walk again (the
+// counter zeroed on the stream), so the second call, on other data, still
+// writes every tile (1,000 tiles of 128 x 64: more than the resident blocks
+// at 5 x 5, so most tiles come from the counter).
+TEST_F(ConvGpu, PipelinedTilesWalkRestartsEachCall) {
+  const std::size_t w = 1000, h = 8000, m = 5, n = w * h;
+  const auto mask = random_floats(m * m, 470);
+  const ConvOptions probe{.variant = "pipelined_tiles"};
+  const std::size_t bytes = conv2d_workspace_bytes(w, h, mask.data(), m, m, probe);
+  ASSERT_GE(bytes, sizeof(unsigned));
+  DeviceBuffer<unsigned char> ws(bytes);
+  DeviceBuffer<float> d_in(n), d_out(n);
+  for (std::uint32_t seed : {471u, 472u}) {
+    const auto in = random_floats(n, seed);
+    d_in.upload(in.data(), n);
+    d_out.fill_bytes(0xFF);
+    device_sync();
+    conv2d(d_in.data(), w, h, mask.data(), m, m, d_out.data(),
+           {.variant = "pipelined_tiles", .stream = stream(), .workspace = {ws.data(), bytes}});
+    TESSERA_CUDA(cudaStreamSynchronize(stream()));
+    std::vector<float> out(n);
+    d_out.download(out.data(), n);
+    expect_close(out, w, h, w, expected(in, w, h, w, mask, m, m), m * m,
+                 "pipelined_tiles call with seed " + std::to_string(seed));
+  }
+}
+
 }  // namespace
 // The fused FFT rung at the edges of its blocking (valid = 4,096 - (taps - 1)
 // outputs per segment, two segments per block): one sample, one segment,

@@ -16,5 +16,10 @@ void run_single_buffer_tiles(const ConvCall& call);
 bool supports_rolled_rows_tiles(const ConvSpec& s);
 void prepare_rolled_rows_tiles(const ConvSpec& s);
 void run_rolled_rows_tiles(const ConvCall& call);
+// 07_static_walk.cu: pipelined_tiles with the fixed stride tile walk (the
+// control of its counter-driven walk).
+bool supports_static_walk_tiles(const ConvSpec& s);
+void prepare_static_walk_tiles(const ConvSpec& s);
+void run_static_walk_tiles(const ConvCall& call);
 
 }  // namespace tessera::convolution_impl

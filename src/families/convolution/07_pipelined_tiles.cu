@@ -6,7 +6,11 @@
 //
 // - Persistent blocks (grid = SMs x resident blocks, at most the tiles) walk
 //   the output tiles in row-major order (the ~4 tile rows in flight share
-//   their halo rows in L2). Two shared buffers per block: the copy of the
+//   their halo rows in L2): block b's first tile is b, every later one a
+//   ticket from a counter in the workspace (atomicAdd, drawn a round ahead),
+//   so an SM whose blocks drain their tiles sooner takes more (the first
+//   version's fixed walk b, b + grid, ... left SMs idle 8.9 % of the 5x5
+//   time, ncu: the least busy SM 24 % under the average). Two shared buffers per block: the copy of the
 //   next tile is issued (cp.async, one commit group) before this tile's
 //   FMAs, so the load of tile k + 1 overlaps the compute of tile k; the
 //   second resident block on the SM overlaps too. Expected time: about
@@ -32,10 +36,13 @@
 // SASS (sm_90, per thread and interior 9x9 tile): 2,592 FFMA of ~2,914
 // instructions (compute region 2,712 with the 48 LDS.128, copy and loop
 // ~140, stores ~62): 89 % FFMA; 5x5: 800 of ~1,056. 80 / 64 registers, no
-// spills. Bottleneck expected: 5x5 memory (FMA issue ~0.07 ms): predicted
+// spills (with the counter's atomic in the loop the 9x9 kernel takes 96,
+// its FMA region the same: still 2 blocks a SM, which shared memory sets). Bottleneck expected: 5x5 memory (FMA issue ~0.07 ms): predicted
 // ~0.19-0.21 ms = 85-94 % of copy on the H100 at 8192^2; 9x9 both pipes at
 // once (copy 0.1785 ms, FFMA issue 2,914 / 2,592 x 0.1778 = 0.200 ms):
-// predicted ~0.20-0.23 ms = 77-89 % of FP32. Not measured (docs/convolution.md).
+// predicted ~0.20-0.23 ms = 77-89 % of FP32. Measured (H100, fixed walk):
+// 5x5 0.2226 ms (80.3 %), 9x9 0.2551 ms (69.6 %); the counter: predicted
+// 5x5 ~0.21, 9x9 ~0.25 (docs/convolution.md "pipelined_tiles: measured").
 #include "families/convolution/cuda_rungs.hpp"
 #include "families/convolution/pipelined_tiles.cuh"
 
@@ -50,6 +57,9 @@ constexpr const char* NAMES[5] = {"conv_pipelined_tiles_kernel<1x1>", "conv_pipe
 }  // namespace
 
 bool supports_pipelined_tiles(const ConvSpec& s) { return pipelined::supports(s); }
+
+// The dynamic tile walk's counter (zeroed by run on the call's stream).
+std::size_t ws_pipelined_tiles(const ConvSpec&) { return pipelined::WALK_WORKSPACE_BYTES; }
 
 // The occupancy query and the shared-memory opt-in (cached) happen here,
 // outside any capture; run() then finds them cached.

@@ -34,9 +34,10 @@ bool supports_register_blocked_wide(const ConvSpec& s);
 void run_separable(const ConvCall& call);
 bool supports_separable(const ConvSpec& s);
 // 07_pipelined_tiles.cu: 2D, square masks of 1, 3, 5, 7, 9; persistent,
-// double-buffered tiles
+// double-buffered tiles taken from a counter in the workspace (ws_)
 void run_pipelined_tiles(const ConvCall& call);
 bool supports_pipelined_tiles(const ConvSpec& s);
+std::size_t ws_pipelined_tiles(const ConvSpec& s);
 void prepare_pipelined_tiles(const ConvSpec& s);
 // 08_fft_overlap_save.cu: 1D
 void run_fft_overlap_save(const ConvCall& call);

@@ -50,7 +50,7 @@ const ConvVariant TABLE_2D[] = {
     TESSERA_GPU_ROWS("conv2d"),
     {{"conv2d", "register_blocked_wide", 7, CUDA, PRODUCT, "tessera: 2 columns x 8 rows per thread, rows read as float2 pairs: about half register_blocked's shared loads per FMA; the tile copied with cp.async, all copies in flight (3/5/7/9 square masks)", true}, TESSERA_RUNG_S(register_blocked_wide)},
     {{"conv2d", "separable", 7, CUDA, PRODUCT, "tessera: a rank-1 mask (detected on the host) as a row pass and a column pass fused through shared memory: mask_w + mask_h FMAs per output, one pass over memory", true}, TESSERA_RUNG_S(separable)},
-    {{"conv2d", "pipelined_tiles", 7, CUDA, PRODUCT, "tessera: persistent blocks walk 128 x 64 tiles, the next tile's input copied (16-byte cp.async) into a second shared buffer while this tile's FMAs run; 4 columns x 8 rows per thread, rows read as float4s (1/3/5/7/9 square masks)", true}, supports_pipelined_tiles, no_workspace, prepare_pipelined_tiles, run_pipelined_tiles},
+    {{"conv2d", "pipelined_tiles", 7, CUDA, PRODUCT, "tessera: persistent blocks take 128 x 64 tiles from a counter (atomicAdd: a faster SM takes more), the next tile's input copied (16-byte cp.async) into a second shared buffer while this tile's FMAs run; 4 columns x 8 rows per thread, rows read as float4s (1/3/5/7/9 square masks)", true}, supports_pipelined_tiles, ws_pipelined_tiles, prepare_pipelined_tiles, run_pipelined_tiles},
 #endif
 };
 
