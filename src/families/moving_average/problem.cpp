@@ -75,9 +75,11 @@ constexpr double SERIAL_MADDS = double(std::size_t(1) << 28);
 constexpr double OPENMP_MADDS = double(std::size_t(1) << 33);
 
 // Bench: the targets (box w = 3 and w = 1001), a general w = 31, the seed's
-// 3-point weights, and boxes around the predicted crossover of the direct
-// form and the running sum (policy.hpp) to measure it.
-constexpr std::size_t CROSSOVER_WS[] = {15, 47, 127};
+// 3-point weights, and boxes around the crossovers of policy.hpp: 15 and 47
+// around the direct form against the running sum (measured: 23), 47, 95 and
+// 127 around where step 7's max error falls below the direct sum's (measured
+// above it at 47, below at 127; its CPU model puts the crossing near 80).
+constexpr std::size_t CROSSOVER_WS[] = {15, 47, 95, 127};
 
 // Verify: single samples, warp / tile boundaries +/- 1 (the tiles are 256,
 // 254, 1792 and 4096 outputs), primes, a multi-tile size.
