@@ -1,7 +1,8 @@
 // Which variant tessera::conv1d / conv2d run when options.variant is empty,
 // as data: the rules in order (the first whose variant supports the call
-// wins), each with what chose it: the final H100 benches of 2026-11-28
-// (docs/convolution.md "Measured", docs/results/conv{1d,2d}-h100-2026-11-28.json).
+// wins), each with what chose it: the H100 benches of 2026-11-28
+// (docs/convolution.md "Measured", docs/results/conv{1d,2d}-h100-2026-11-28b.json)
+// and the 1D taps sweep of the same day.
 #pragma once
 
 #include <cstddef>
@@ -30,6 +31,9 @@ struct Rule {
 // against 8.5604). Shorter masks go to register_blocked. Only n = 2^26 is
 // measured: at short, launch-bound signals the fused rung's two launches
 // (mask spectrum, then the pass) against register_blocked's one are not.
+// The bench (docs/results/conv1d-h100-2026-11-28b.json) agrees: 1,025 taps
+// fft_fused 0.2975 ms, 14.7x register_blocked (4.3660); 7 taps
+// register_blocked 0.2092 ms (85.2 % of copy) against fft_fused 0.2540.
 inline constexpr std::size_t FFT_MIN_TAPS = 33;
 inline constexpr std::size_t OVERLAP_SAVE_MIN_TAPS = 193;
 
@@ -53,12 +57,12 @@ inline constexpr Rule GPU_RULES_1D[] = {
 };
 
 // conv2d: pipelined_tiles for every square mask it takes, measured faster
-// than register_blocked_wide at 8192^2 (H100, its first version with the
-// fixed stride tile walk: 5x5 0.2226 ms, 80.3 % of copy, against 0.2340;
-// 9x9 0.2551 ms, 69.6 % of FP32, against 0.3672; a separable 9x9 0.2549
-// against separable's 0.5089). Its tile counter (a faster SM takes more
-// tiles; the 5x5 profile showed SMs idle 8.9 % of the time) is predicted,
-// not measured: 5x5 ~0.21 ms, 9x9 ~0.25 ms.
+// than register_blocked_wide at 8192^2 (H100,
+// docs/results/conv2d-h100-2026-11-28b.json): 5x5 0.1921 ms, 92.8 % of
+// copy, against 0.2348; 9x9 0.2574 ms, 69.0 % of FP32, against 0.3676; a
+// separable 9x9 0.2575 against separable's 0.5092. Its tile counter (a
+// faster SM takes more tiles) is what lifts 5x5: the same kernel with the
+// fixed stride walk (lab static_walk_tiles) takes 0.2218 ms.
 inline constexpr Rule GPU_RULES_2D[] = {
     {"pipelined_tiles", "square masks of 1, 3, 5, 7 or 9 taps, separable or not", "H100 80GB HBM3",
      "8192^2, fixed tile walk: 5x5 0.2226 ms (80.3% of copy) vs register_blocked_wide 0.2340; 9x9 0.2551 ms "
