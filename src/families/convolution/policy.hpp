@@ -39,8 +39,8 @@ inline constexpr std::size_t OVERLAP_SAVE_MIN_TAPS = 193;
 
 inline constexpr Rule GPU_RULES_1D[] = {
     {"fft_fused", "mask_width >= FFT_MIN_TAPS (33) and <= FUSED_MAX_TAPS (2,049)", "H100 80GB HBM3",
-     "n = 2^26, 1,025 taps: 0.2951 ms, 14.7x register_blocked (4.3333 ms), 3.6x fft_overlap_save (1.0563 ms), "
-     "23.0x cufft_whole_signal; taps sweep: faster than register_blocked at 33 taps (0.2636 vs 0.3354 ms) and "
+     "n = 2^26, 1,025 taps: 0.2975 ms, 14.7x register_blocked (4.3660 ms), 3.6x fft_overlap_save (1.0569 ms), "
+     "22.5x cufft_whole_signal; taps sweep: faster than register_blocked at 33 taps (0.2636 vs 0.3354 ms) and "
      "every width measured above, slower at 7 (0.2609 vs 0.2181 ms)",
      "docs/results/conv1d-h100-2026-11-28b.json, docs/results/conv1d-taps-sweep-h100-2026-11-28.txt"},
     {"fft_overlap_save", "mask_width >= OVERLAP_SAVE_MIN_TAPS (193) that fft_fused declines (over 2,049 taps)",
@@ -49,7 +49,7 @@ inline constexpr Rule GPU_RULES_1D[] = {
      "FFT rung there",
      "docs/results/conv1d-taps-sweep-h100-2026-11-28.txt"},
     {"register_blocked", "shorter masks (shared memory holds 4,096 outputs + the mask's halo)", "H100 80GB HBM3",
-     "n = 2^26, 7 taps: 0.2088 ms, 85.6% of copy, 2.25x the best seed rung (tiled_output_blocks 0.4700 ms)",
+     "n = 2^26, 7 taps: 0.2092 ms, 85.2% of copy, 2.25x the best seed rung (tiled_output_blocks 0.4705 ms)",
      "docs/results/conv1d-h100-2026-11-28b.json"},
     {"fft_fused", "masks too long for register_blocked's shared tile, up to 2,049 taps", "-", "as above", "-"},
     {"fft_overlap_save", "masks too long for register_blocked's shared tile", "-", "the only rung left", "-"},
@@ -65,14 +65,12 @@ inline constexpr Rule GPU_RULES_1D[] = {
 // fixed stride walk (lab static_walk_tiles) takes 0.2218 ms.
 inline constexpr Rule GPU_RULES_2D[] = {
     {"pipelined_tiles", "square masks of 1, 3, 5, 7 or 9 taps, separable or not", "H100 80GB HBM3",
-     "8192^2, fixed tile walk: 5x5 0.2226 ms (80.3% of copy) vs register_blocked_wide 0.2340; 9x9 0.2551 ms "
-     "(69.6% of FP32) vs 0.3672; separable 9x9 0.2549 vs separable 0.5089. Tile counter: predicted 5x5 ~0.21, "
-     "9x9 ~0.25 ms",
+     "8192^2: 5x5 0.1921 ms (92.8% of copy) vs register_blocked_wide 0.2348; 9x9 0.2574 ms (69.0% of FP32) "
+     "vs 0.3676; separable 9x9 0.2575 vs separable 0.5092",
      "docs/results/conv2d-h100-2026-11-28b.json"},
     {"register_blocked_wide", "square masks of 3, 5, 7 or 9 taps, separable or not", "H100 80GB HBM3",
-     "8192^2: 5x5 0.234 ms (76% of copy); 9x9 0.370 ms, separable 9x9 0.370 vs separable's 0.513; "
-     "session 32: 0.2340 / 0.3672",
-     "docs/results/conv2d-h100-2026-11-28.json"},
+     "8192^2: 5x5 0.2348 ms (75.9% of copy); 9x9 0.3676 ms, separable 9x9 0.3675 vs separable's 0.5092",
+     "docs/results/conv2d-h100-2026-11-28b.json"},
     {"separable", "a larger rank-1 mask (detected on the host) that fits the fused kernel's shared tiles", "-",
      "predicted: 2(w + h) flops a pixel instead of 2wh wins past 9x9 (not measured there)", "-"},
     {"register_blocked", "any other mask that fits its shared tile", "-",
