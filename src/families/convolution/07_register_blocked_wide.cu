@@ -1,5 +1,5 @@
-// Step 7 — tessera's direct 2D convolution for square 3/5/7/9 masks (the
-// API's pick since round 1 measured it ahead of register_blocked): register
+// Step 7 — tessera's direct 2D convolution for square 3/5/7/9 masks
+// (measured ahead of register_blocked; pipelined_tiles is the pick now): register
 // blocking in both directions (tessera). Each thread of
 // a 32 x 8 block computes 2 adjacent columns x 8 rows (a 64 x 64 output
 // tile) and reads each input row of its window as float2 pairs: mask_w + 1
