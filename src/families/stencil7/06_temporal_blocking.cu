@@ -22,8 +22,11 @@
 // predicted: instruction issue binds (docs/stencil7.md). Third version: the
 // z loop unrolled by 3 (planes renamed, not moved) and test-free steps for
 // tiles inside the grid: SASS instructions per step 449 -> 220 (interior
-// tiles), per cell-sweep 45.4 -> 24.9 at 512^3. Predicted, not measured:
-// 1.15-1.45 ms for 512^3 float 8 sweeps (197-248% of the one-sweep bound).
+// tiles), per cell-sweep 45.4 -> 24.9 at 512^3. Measured on the H100: 1.912
+// ms for 512^3 float 8 sweeps (149.7% of the one-sweep bound), not the
+// 1.15-1.45 predicted: Nsight Compute shows issue slots 45% busy (latency
+// at 8 warps a scheduler) and a partial fourth wave of blocks
+// (docs/stencil7.md, Measured).
 // The z range is cut into chunks (each re-reading STEPS planes below and
 // above it) whose count fills whole waves of resident blocks
 // (temporal::z_chunks): 512^3 float on the H100, 6 chunks of 86 planes,
