@@ -39,8 +39,8 @@ namespace temporal = tessera::stencil7_impl::temporal;
 
 // One pass of STEPS fused sweeps, in -> out, every block of the launch.
 template <class T, int STEPS>
-std::vector<T> emulate_pass(const std::vector<T>& in, const Grid& g) {
-  const temporal::PassShape shape = temporal::pass_shape<STEPS>(g.nx, g.ny, g.nz, sizeof(T));
+std::vector<T> emulate_pass(const std::vector<T>& in, const Grid& g, std::size_t slots) {
+  const temporal::PassShape shape = temporal::pass_shape<STEPS>(g.nx, g.ny, g.nz, sizeof(T), slots);
   std::vector<T> out(in.size(), T(-777));  // not a value a sweep of these inputs gives
   std::vector<T> smem(temporal::smem_elems<STEPS>());
   constexpr unsigned THREADS = temporal::PX * temporal::TY;
@@ -61,10 +61,12 @@ std::vector<T> emulate_pass(const std::vector<T>& in, const Grid& g) {
   return out;
 }
 
+// slots: the resident blocks pass_shape fits its z chunks to (0: chunks of
+// ZCHUNK planes).
 template <class T, int STEPS>
-void check(const Grid& g, unsigned seed) {
+void check(const Grid& g, unsigned seed, std::size_t slots = 0) {
   const std::vector<T> in = stencil7_test::random_grid<T>(g, seed);
-  const std::vector<T> got = emulate_pass<T, STEPS>(in, g);
+  const std::vector<T> got = emulate_pass<T, STEPS>(in, g, slots);
   const std::string what = "emulated " + std::to_string(g.nx) + "x" + std::to_string(g.ny) + "x" +
                            std::to_string(g.nz) + " STEPS=" + std::to_string(STEPS) +
                            (sizeof(T) == 4 ? " float" : " double");
@@ -88,6 +90,26 @@ TEST(Stencil7Emulated, FloatFourSweeps) {
   check<float, 4>(INTERIOR, ++seed);
   check<float, 4>(TWO_CHUNKS, ++seed);
   check<float, 4>(INTERIOR_TWO_CHUNKS, ++seed);
+  // 9 tiles on 264 slots: 5 chunks of 27 planes (the last 27), one wave.
+  check<float, 4>(INTERIOR_TWO_CHUNKS, ++seed, 264);
+}
+
+// The z chunks fill whole waves: 512^3 float on 132 SMs x 2 blocks (6 chunks
+// of 86 planes, 1320 blocks = 5 waves), no slots known (chunks of 128), and
+// chunk counts that always cover nz.
+TEST(Stencil7Emulated, ZChunksFillWaves) {
+  const auto shape = temporal::pass_shape<4>(512, 512, 512, 4, 264);
+  EXPECT_EQ(shape.blocks_x, 220u);
+  EXPECT_EQ(shape.blocks_y, 6u);
+  EXPECT_EQ(shape.grid.zchunk, 86);
+  EXPECT_EQ(temporal::pass_shape<4>(512, 512, 512, 4).blocks_y, 4u);
+  for (std::size_t nz : {3, 31, 33, 128, 129, 135, 512, 1000})
+    for (std::size_t slots : {0, 1, 132, 264, 1000}) {
+      const auto s = temporal::pass_shape<4>(200, 100, nz, 4, slots);
+      EXPECT_GE(std::size_t(s.grid.zchunk) * s.blocks_y, nz) << nz << " " << slots;
+      EXPECT_LT(std::size_t(s.grid.zchunk) * (s.blocks_y - 1), nz) << nz << " " << slots;
+      EXPECT_LE(s.grid.zchunk, temporal::ZCHUNK);
+    }
 }
 
 TEST(Stencil7Emulated, FloatTwoAndOneSweeps) {

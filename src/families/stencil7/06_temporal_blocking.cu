@@ -22,10 +22,16 @@
 // predicted: instruction issue binds (docs/stencil7.md). Third version: the
 // z loop unrolled by 3 (planes renamed, not moved) and test-free steps for
 // tiles inside the grid: SASS instructions per step 449 -> 220 (interior
-// tiles), per cell-sweep 45.4 -> 24.9 at 512^3. Predicted, not measured:
-// 1.15-1.45 ms for 512^3 float 8 sweeps (197-248% of the one-sweep bound).
-// The z range is cut into chunks of ZCHUNK planes (each re-reading STEPS
-// planes below and above it) so that a 512^3 grid has ~900 blocks.
+// tiles), per cell-sweep 45.4 -> 24.9 at 512^3. Measured on the H100: 1.912
+// ms for 512^3 float 8 sweeps (149.7% of the one-sweep bound), not the
+// 1.15-1.45 predicted: Nsight Compute shows issue slots 45% busy (latency
+// at 8 warps a scheduler) and a partial fourth wave of blocks
+// (docs/stencil7.md, Measured).
+// The z range is cut into chunks (each re-reading STEPS planes below and
+// above it) whose count fills whole waves of resident blocks
+// (temporal::z_chunks): 512^3 float on the H100, 6 chunks of 86 planes,
+// 1320 blocks = 5 waves of 264, not 880 = 3.33 waves (Nsight Compute: SMs
+// active 92% of the elapsed cycles with the partial fourth wave).
 //
 // Sweep counts that are not a multiple of STEPS: the remainder runs as
 // passes of fewer fused sweeps (the same kernel with STEPS = 2, 1). A pass of
@@ -39,6 +45,7 @@
 #include "families/stencil7/cuda_rungs.hpp"
 #include "families/stencil7/temporal_kernel.cuh"
 #include "families/stencil7/vector_sweep.hpp"
+#include "tessera/blocks/device.cuh"
 
 namespace tessera::stencil7_impl {
 
@@ -72,21 +79,27 @@ __global__ __launch_bounds__(PX* TY, MIN_BLOCKS<T, STEPS>) void stencil7_tempora
 }
 
 // Raises the kernel's dynamic shared memory limit once (64 KiB is above the
-// 48 KiB default).
+// 48 KiB default) and returns the blocks of it an SM holds (2 for float:
+// registers and shared memory), both once per process (the first device's
+// answer; host calls only, so a stream being captured is untouched).
 template <class T, int STEPS>
-void allow_shared_memory() {
+int allow_shared_memory() {
   static std::once_flag once;
+  static int per_sm = 0;
   std::call_once(once, [] {
     TESSERA_CUDA(cudaFuncSetAttribute(stencil7_temporal<T, STEPS>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       int(smem_bytes<STEPS>(sizeof(T)))));
+    TESSERA_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, stencil7_temporal<T, STEPS>, PX * TY,
+                                                               smem_bytes<STEPS>(sizeof(T))));
   });
+  return per_sm;
 }
 
 template <class T, int STEPS>
 void launch_pass(const Stencil7Call& call, const void* src, void* dst) {
   const Stencil7Spec& s = call.spec;
-  const temporal::PassShape shape = temporal::pass_shape<STEPS>(s.nx, s.ny, s.nz, sizeof(T));
-  allow_shared_memory<T, STEPS>();
+  const std::size_t slots = std::size_t(allow_shared_memory<T, STEPS>()) * std::size_t(tessera::gpu::sm_count());
+  const temporal::PassShape shape = temporal::pass_shape<STEPS>(s.nx, s.ny, s.nz, sizeof(T), slots);
   detail::launch("stencil7_temporal", stencil7_temporal<T, STEPS>, dim3(shape.blocks_x, shape.blocks_y), dim3(PX, TY),
                  smem_bytes<STEPS>(sizeof(T)), call.stream, s.cells(), static_cast<const T*>(src),
                  static_cast<T*>(dst), shape.grid, T(s.c0), T(s.c1));

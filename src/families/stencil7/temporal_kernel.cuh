@@ -37,6 +37,7 @@
 //   faces, take `none`; the barrier stays outside the branch.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 
 #include "families/stencil7/point.hpp"
@@ -55,7 +56,10 @@ constexpr int PX = 64;       // tile width: two warps along x, 256-byte float ro
 constexpr int TY = 8;        // thread rows: PX * TY = 512 threads
 constexpr int ROWS = 4;      // tile rows per thread: PY = 32
 constexpr int PY = TY * ROWS;
-constexpr int ZCHUNK = 128;  // planes per block along z (+ 2 * STEPS re-read)
+// Planes per block along z (+ 2 * STEPS re-read): at most ZCHUNK, at least
+// ZCHUNK_MIN where the grid allows; pass_shape picks it (see there).
+constexpr int ZCHUNK = 128;
+constexpr int ZCHUNK_MIN = 32;
 // One level's plane in shared memory: the tile with a guard row above and below.
 constexpr int SLOT = (PY + 2) * PX;
 
@@ -71,6 +75,7 @@ constexpr std::size_t smem_elems() {
 struct BlockGrid {
   int nx, ny, nz;
   int tiles_x;
+  int zchunk;  // planes a block writes (blockIdx.y = the chunk)
   long long rows[ROWS];
   long long plane;
 };
@@ -82,13 +87,38 @@ struct PassShape {
   unsigned blocks_x, blocks_y;
 };
 
+// The z chunks of a pass whose `tiles` tiles run on `slots` resident blocks
+// (SMs x blocks per SM; 0: unknown, chunks of ZCHUNK). A block's time is
+// about its steps, chunk + 2 STEPS; blocks run in waves of `slots`, and a
+// partial last wave costs nearly a whole one (Nsight Compute on the H100,
+// 512^3 float STEPS = 4: 880 blocks of 128 planes on 264 slots, 3.33 waves,
+// SMs active 92% of the elapsed cycles). So the count of chunks minimises
+// waves x (chunk + 2 STEPS), chunks of ZCHUNK_MIN to ZCHUNK planes; at
+// 512^3 float: 6 chunks of 86 planes, 1320 blocks = 5 full waves.
 template <int STEPS>
-inline PassShape pass_shape(std::size_t nx, std::size_t ny, std::size_t nz, std::size_t elem) {
+inline std::size_t z_chunks(std::size_t tiles, std::size_t nz, std::size_t slots) {
+  const std::size_t fewest = (nz + ZCHUNK - 1) / ZCHUNK;
+  if (slots == 0) return fewest;
+  const std::size_t most = std::max(fewest, (nz + ZCHUNK_MIN - 1) / ZCHUNK_MIN);
+  std::size_t best = fewest, best_cost = ~std::size_t(0);
+  for (std::size_t c = fewest; c <= most && c <= 65535; ++c) {
+    const std::size_t waves = (tiles * c + slots - 1) / slots;
+    const std::size_t cost = waves * ((nz + c - 1) / c + 2 * STEPS);
+    if (cost < best_cost) best = c, best_cost = cost;  // ties: fewer blocks
+  }
+  return best;
+}
+
+template <int STEPS>
+inline PassShape pass_shape(std::size_t nx, std::size_t ny, std::size_t nz, std::size_t elem,
+                            std::size_t slots = 0) {
   constexpr std::size_t IX = PX - 2 * STEPS, IY = PY - 2 * STEPS;
   const std::size_t tiles_x = (nx + IX - 1) / IX, tiles_y = (ny + IY - 1) / IY;
-  PassShape s{{int(nx), int(ny), int(nz), int(tiles_x), {}, (long long)(nx * ny * elem)},
+  const std::size_t chunks = z_chunks<STEPS>(tiles_x * tiles_y, nz, slots);
+  const std::size_t zchunk = (nz + chunks - 1) / chunks;
+  PassShape s{{int(nx), int(ny), int(nz), int(tiles_x), int(zchunk), {}, (long long)(nx * ny * elem)},
               unsigned(tiles_x * tiles_y),
-              unsigned((nz + ZCHUNK - 1) / ZCHUNK)};
+              unsigned((nz + zchunk - 1) / zchunk)};
   for (int j = 0; j < ROWS; ++j) s.grid.rows[j] = (long long)(j * nx * elem);
   return s;
 }
@@ -217,7 +247,7 @@ TESSERA_BLOCK_FN void run_block(const T* in, T* out, const BlockGrid& g, T c0, T
   const int tx0 = int(blockIdx.x % unsigned(g.tiles_x)) * IX - STEPS;  // the padded tile's first column
   const int ty0 = int(blockIdx.x / unsigned(g.tiles_x)) * IY - STEPS;
   const int gx = tx0 + lx;
-  const int z0 = int(blockIdx.y) * ZCHUNK;
+  const int z0 = int(blockIdx.y) * g.zchunk;
   const int zs = imax(0, z0 - STEPS);  // the first step: input plane zs
   // Byte offset of the thread's first row in plane 0 (negative in a halo
   // before the grid: only dereferenced inside it).
@@ -228,7 +258,7 @@ TESSERA_BLOCK_FN void run_block(const T* in, T* out, const BlockGrid& g, T c0, T
   c.st = reinterpret_cast<unsigned char*>(out) + col0 + (zs - STEPS) * g.plane;
   c.smem = slots + (ly0 + 1) * PX + lx;
   c.z0 = z0;
-  c.z1 = imin(z0 + ZCHUNK, g.nz);
+  c.z1 = imin(z0 + g.zchunk, g.nz);
   const bool x_in = gx >= 0 && gx < g.nx;
   const bool x_inner = gx > 0 && gx < g.nx - 1;
   const bool x_out = lx >= STEPS && lx < PX - STEPS && x_in;
