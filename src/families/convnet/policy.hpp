@@ -32,14 +32,13 @@ inline bool every_shape(const ConvSpec&) { return true; }
 // tiles (n * ceil(ho/4) * ceil(wo/4): the GEMM's width) and 2^27 flops:
 // winograd_f4x3's 4x fewer multiply-adds in one batched GEMM launch over its
 // 36 positions. Measured fastest of tessera's rungs on the three batch-64 3x3
-// layers (ResNet 512->512 7^2: 256 tiles, 0.1989 ms, 1.00x cuDNN; AlexNet
-// conv3: 1,024 tiles, 0.2431 ms, 1.03x; ResNet 64->64 56^2: 12,544 tiles,
-// 0.3084 ms in 8 groups of 8 images, 0.86x, against winograd_fused's 0.78x;
-// 0.2531 ms in one pass, now the product, in the lab rows) and on ResNet 64->64
-// n1 (196 tiles, 0.0149 ms, 1.94x, against winograd_fused's 0.0173). At 16
+// layers (ResNet 512->512 7^2: 256 tiles, 0.1997 ms, 0.99x cuDNN; AlexNet
+// conv3: 1,024 tiles, 0.2440 ms, 1.03x; ResNet 64->64 56^2: 12,544 tiles,
+// 0.2552 ms, 0.99x, against winograd_fused's 0.74x) and on ResNet 64->64 n1
+// (196 tiles, 0.0150 ms, 1.93x, against winograd_fused's 0.0173). At 16
 // and 4 tiles (AlexNet conv3 n1, ResNet 512->512 n1) each position's GEMM is
-// narrower than one 64-wide tile and implicit_gemm measured faster (0.0308
-// against 0.0328 ms; 0.0349 against 0.0778). 128 lies between 16 and 196
+// narrower than one 64-wide tile and implicit_gemm measured faster (0.0310
+// against 0.0330 ms; 0.0350 against 0.0775). 128 lies between 16 and 196
 // (the crossover is not measured); 2^27 flops lies below the smallest
 // winner (2.3e8: its four launches), smaller layers are not measured.
 inline bool winograd_f4x3_wide(const ConvSpec& s) {
@@ -55,7 +54,7 @@ inline bool winograd_f4x3_wide(const ConvSpec& s) {
 // few 4x4 tiles for winograd_f4x3's GEMM. winograd_fused's 2.25x fewer
 // multiply-adds in one launch: it measured faster than implicit_gemm on
 // every 3x3 layer of at least 784 tiles (ResNet 64->64 n1: 0.0173 ms
-// against 0.0196, docs/results/convnet-h100-2026-11-28b.json); at 49 and 16
+// against 0.0198, docs/results/convnet-h100-2026-11-28b.json); at 49 and 16
 // tiles implicit_gemm measured 1.8x and 3.0x faster. 512 lies between; the
 // exact crossover is not measured.
 inline bool winograd_3x3_many_tiles(const ConvSpec& s) {
@@ -65,61 +64,63 @@ inline bool winograd_3x3_many_tiles(const ConvSpec& s) {
 
 // One image of a few input channels (LeNet-5 conv2 n1: c 6): im2col_gemm's
 // unrolled matrix is small and its GEMM fills the GPU better than
-// shared_tiled's per-output loops: 0.0076 ms (1.16x cuDNN) against 0.0116 in
-// the final run, 0.0077 against 0.0116 in the first.
+// shared_tiled's per-output loops: 0.0076 ms against 0.0116 in the final
+// run, 0.0077 against 0.0116 in the first. resident_image (3x faster there)
+// comes first; this rule keeps the batch-1 layers it declines.
 inline bool tiny_multichannel_image(const ConvSpec& s) {
   return s.n == 1 && s.c > 1 && s.k <= 11 && s.flops() <= double(1 << 24) && fits_int32(s);
 }
 
-// Layers of at most 2^24 flops (LeNet-5 conv1 at batch 64 and 1, conv2 at
-// batch 1): a few microseconds of work, where shared_tiled's single plain
-// launch measured faster than implicit_gemm's larger tiles (cuDNN: 1.00x on
-// conv1 n64, 1.19x on conv1 n1, 0.76x on conv2 n1 in the final run). k <= 11
-// and stride <= 4 keep its input patch (at most 71^2 floats) within its 48 KiB.
+// Layers of at most 2^24 flops: a few microseconds of work in one plain
+// launch. k <= 11 and stride <= 4 keep its input patch (at most 71^2
+// floats) within its 48 KiB. The product's pick for one single-channel
+// image (LeNet-5 conv1 n1: 0.0030 ms, 1.19x cuDNN, against resident_image's
+// 0.0037 in the final run and 0.0033 in the first); the fallback for the
+// other tiny layers resident_image declines.
 inline bool tiny_layer(const ConvSpec& s) {
   return s.flops() <= double(1 << 24) && s.k <= 11 && s.stride <= 4 && fits_int32(s);
 }
 
 // Layers of at most 2^25 flops whose smallest cell fits shared memory
-// (LeNet-5's four bench layers): a few microseconds of work, where one launch
-// of enough small blocks, each reading its image once, beats implicit_gemm's
+// (LeNet-5's layers): a few microseconds of work, where one launch of
+// enough small blocks, each reading its image once, beats implicit_gemm's
 // split-k pair of launches and shared_tiled's per-filter re-reads. Measured
-// (the product's plan): conv1 n64 0.0050 ms (1.57x cuDNN), conv2 n64 0.0080
-// (1.15x; 0.0065 in the lab sweep with the plan resident_plan.hpp now
-// picks), conv2 n1 0.0043 (3.63x), conv1 n1 0.0033 (1.28x; shared_tiled
-// 0.0030 there, the only LeNet layer where another rung measured faster).
+// (the final run): conv1 n64 0.0050 ms (1.56x cuDNN), conv2 n64 0.0067
+// (1.38x), conv2 n1 0.0046 (3.38x). One single-channel image is the
+// exception: 6 blocks' worth of work for 132 SMs, where shared_tiled's
+// plain launch measured faster in both runs (tiny_layer).
 inline bool small_resident_layer(const ConvSpec& s) {
+  if (s.n == 1 && s.c == 1 && tiny_layer(s)) return false;
   return s.flops() <= double(1 << 25) && resident::supports_resident_image(s);
 }
 
 inline constexpr Rule GPU_RULES[] = {
-    {"resident_image", "at most 2^25 flops, the smallest cell within 48 KiB of shared memory", small_resident_layer,
-     "H100",
-     "LeNet-5 conv1 n64: 0.0050 ms, 1.57x cuDNN; conv1 n1: 0.0033 ms, 1.28x (shared_tiled 0.0030); conv2 n64: "
-     "0.0080 ms, 1.15x (implicit_gemm 0.0125; the plan of CPI_WARP 4 0.0065 in the lab sweep); conv2 n1: 0.0043 ms, "
-     "3.63x (im2col_gemm 0.0078)",
+    {"resident_image",
+     "at most 2^25 flops, the smallest cell within 48 KiB of shared memory, not one single-channel image",
+     small_resident_layer, "H100",
+     "LeNet-5 conv1 n64: 0.0050 ms, 1.56x cuDNN (shared_tiled 0.0078); conv2 n64: 0.0067 ms, 1.38x (implicit_gemm "
+     "0.0125); conv2 n1: 0.0046 ms, 3.38x (im2col_gemm 0.0076)",
      "docs/results/convnet-h100-2026-11-28b.json"},
     {"im2col_gemm", "batch 1, c > 1, k <= 11, at most 2^24 flops", tiny_multichannel_image, "H100",
-     "LeNet-5 conv2 n1: 0.0076 ms, 1.16x cuDNN (shared_tiled 0.0116 ms, 0.76x)",
-     "docs/results/convnet-h100-2026-11-28.json"},
+     "LeNet-5 conv2 n1: 0.0076 ms, 2.02x cuDNN (shared_tiled 0.0116 ms, 1.34x): the fallback for the batch-1 "
+     "layers resident_image declines",
+     "docs/results/convnet-h100-2026-11-28b.json"},
     {"shared_tiled", "at most 2^24 flops, k <= 11, stride <= 4", tiny_layer, "H100",
-     "LeNet-5 conv1 n1: 0.0030 ms, 1.44x cuDNN (implicit_gemm 0.0071 ms, 0.61x); conv2 n1: 0.0116 ms, 1.34x "
-     "(implicit_gemm 1.07x); conv1 n64: 0.0078 ms, 1.00x (implicit_gemm 0.94x)",
-     "docs/results/convnet-h100-2026-11-28.json"},
+     "LeNet-5 conv1 n1: 0.0030 ms, 1.19x cuDNN (resident_image 0.0037 ms, 0.96x; implicit_gemm 0.0059 ms, 0.60x)",
+     "docs/results/convnet-h100-2026-11-28b.json"},
     {"winograd_f4x3", "k = 3, stride 1, c >= 32, m >= 32, at least 128 4x4 output tiles and 2^27 flops",
      winograd_f4x3_wide, "H100",
-     "ResNet-50 3x3 512->512 7^2 n64: 0.1989 ms, 1.00x cuDNN; AlexNet conv3 n64: 0.2431 ms, 1.03x; ResNet-50 3x3 "
-     "64->64 56^2 n64: 0.3084 ms in 8 groups, 0.86x (winograd_fused 0.78x; one pass 0.2531 ms in the lab "
-     "rows); 64->64 n1: 0.0149 ms, 1.94x (winograd_fused 1.67x)",
+     "ResNet-50 3x3 512->512 7^2 n64: 0.1997 ms, 0.99x cuDNN; AlexNet conv3 n64: 0.2440 ms, 1.03x; ResNet-50 3x3 "
+     "64->64 56^2 n64: 0.2552 ms, 0.99x (winograd_fused 0.74x); 64->64 n1: 0.0150 ms, 1.93x (winograd_fused 1.66x)",
      "docs/results/convnet-h100-2026-11-28b.json"},
     {"winograd_fused", "k = 3, stride 1, n * 2x2 tiles >= 512", winograd_3x3_many_tiles, "H100",
-     "ResNet-50 3x3 64->64 56^2 n1: 0.0173 ms, 1.67x cuDNN (implicit_gemm 0.0196); the rule keeps the 3x3 "
+     "ResNet-50 3x3 64->64 56^2 n1: 0.0173 ms, 1.66x cuDNN (implicit_gemm 0.0198); the rule keeps the 3x3 "
      "layers below winograd_f4x3's (few channels or few 4x4 tiles), to be measured",
      "docs/results/convnet-h100-2026-11-28b.json"},
     {"implicit_gemm", "every other shape", every_shape, "H100",
-     "AlexNet conv1 n64: 0.6064 ms, 1.04x cuDNN; conv1 n1: 0.0229 ms, 1.12x; conv3 n1: 0.0308 ms, 1.85x "
-     "(im2col_gemm 0.0296, winograd_f4x3 0.0328); ResNet-50 3x3 512->512 7^2 n1: 0.0349 ms, 2.08x "
-     "(winograd_f4x3 0.0778)",
+     "AlexNet conv1 n64: 0.6025 ms, 1.05x cuDNN; conv1 n1: 0.0229 ms, 1.11x; conv3 n1: 0.0310 ms, 1.84x "
+     "(im2col_gemm 0.0297, winograd_f4x3 0.0330); ResNet-50 3x3 512->512 7^2 n1: 0.0350 ms, 2.08x "
+     "(winograd_f4x3 0.0775)",
      "docs/results/convnet-h100-2026-11-28b.json"},
 };
 
