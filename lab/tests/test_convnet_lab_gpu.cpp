@@ -1,7 +1,8 @@
 // The lab's convnet rows (winograd_f4x3 in groups of 2 to 64 images per
-// pass) on a GPU: every row against the long-double answer at the scale of
-// winograd_f4x3's 4x4 output tiles, on batches that leave a partial last
-// group (n = 5, 9, 17), ho not a multiple of 4, c and m off every GEMM tile,
+// pass, and with each of its GEMM tiles forced) on a GPU: every row against
+// the long-double answer at the scale of winograd_f4x3's 4x4 output tiles,
+// on batches that leave a partial last group (n = 5, 9, 17), ho not a
+// multiple of 4, c and m off every GEMM tile,
 // through a caller's workspace that is not 256-byte aligned. Every test
 // skips when no device is present.
 #include <gtest/gtest.h>

@@ -37,6 +37,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string>
 
 #include "families/convnet/conv_geom.cuh"
 #include "families/convnet/cuda_rungs.hpp"
@@ -45,6 +46,7 @@
 #include "families/gemm/policy.hpp"
 #include "tessera/blocks/device.cuh"
 #include "tessera/blocks/launch.cuh"
+#include "tessera/core/error.hpp"
 
 namespace tessera::conv_impl {
 
@@ -217,7 +219,13 @@ void launch_batched_gemm(const GemmArgs& args, std::size_t a_step, std::size_t b
 // ceil(blocks / SMs) * BM * BN / rate, rates measured on the H100), the 36
 // positions multiplying the blocks: ResNet 512->512 7^2 n64 (m 512, t 256)
 // takes 128 x 64 tiles (576 blocks), AlexNet conv3 n64 (m 384, t 1024)
-// 128 x 128 (864), ResNet 64->64 56^2 n64 (m 64) 64 x 64 (7056).
+// 128 x 128 (864), ResNet 64->64 56^2 n64 (m 64) 64 x 64 (7056). Each tile
+// forced (lab rows winograd_f4x3_tile*, H200, docs/results/convnet-lab-f4x3-
+// tiles-h200-2026-11-28.txt): the model's pick measured fastest or within
+// 1 % on every bench layer it runs, except AlexNet conv3 n1 (64 x 64 6 %
+// faster; implicit_gemm is that layer's pick). ResNet 512->512's 576 blocks
+// are 1.09 waves of 4 resident a SM; 64 x 64's 1,152 (2.18 waves) measured
+// only 0.6 % faster: the tail costs less than the smaller tile's rate.
 std::size_t choose_gemm_tile(std::size_t m, std::size_t n, double sms) {
   std::size_t best = 0;
   double best_cost = std::numeric_limits<double>::infinity();
@@ -267,8 +275,10 @@ std::size_t workspace_for(const ConvSpec& s, std::size_t images) {
   return ALIGN + padded_bytes(POS * s.m * s.c) + padded_bytes(z.v) + padded_bytes(z.m);
 }
 
-// One pass over `s.n` images at x, y (a group of the call's batch).
-void run_pass(const ConvSpec& s, const float* x, const float* u, float* v, float* mt, float* y, stream_t stream) {
+// One pass over `s.n` images at x, y (a group of the call's batch); `tile`
+// indexes the gemm family's WARP_TILED_TILES, or -1 for choose_gemm_tile's.
+void run_pass(const ConvSpec& s, const float* x, const float* u, float* v, float* mt, float* y, int tile,
+              stream_t stream) {
   const ConvGeom g = geom_of(s);
   const Sizes z = sizes_of(s);
   const auto tp = static_cast<long long>(z.tp);
@@ -278,7 +288,8 @@ void run_pass(const ConvSpec& s, const float* x, const float* u, float* v, float
   // M[e] (m x t, ld tp) = U[e] (m x c, ld c) * V[e] (c x t, ld tp).
   const GemmArgs args{s.m, z.t, s.c, s.c, z.tp, z.tp, 1.0f, 0.0f, u, v, mt};
   const std::size_t a_step = s.m * s.c, b_step = s.c * z.tp, c_step = s.m * z.tp;
-  switch (choose_gemm_tile(s.m, z.t, double(tessera::gpu::sm_count()))) {
+  if (tile < 0) tile = int(choose_gemm_tile(s.m, z.t, double(tessera::gpu::sm_count())));
+  switch (tile) {
     case 0: launch_batched_gemm<gemm_impl::dev::Tiles128x64x16>(args, a_step, b_step, c_step, stream); break;
     case 1: launch_batched_gemm<gemm_impl::dev::Tiles64x64x16>(args, a_step, b_step, c_step, stream); break;
     default: launch_batched_gemm<gemm_impl::dev::Tiles128x128x16Serpentine>(args, a_step, b_step, c_step, stream);
@@ -304,7 +315,7 @@ std::size_t ws_winograd_f4x3(const ConvSpec& s) { return workspace_for(s, images
 
 std::size_t ws_winograd_f4x3_images(const ConvSpec& s, std::size_t images) { return workspace_for(s, images); }
 
-void run_winograd_f4x3_images(const ConvCall& call, std::size_t images) {
+void run_winograd_f4x3_with(const ConvCall& call, std::size_t images, int tile) {
   const ConvSpec& s = call.spec;
   if (s.y_elems() == 0) return;
   images = std::min(std::max<std::size_t>(images, 1), s.n);
@@ -322,10 +333,18 @@ void run_winograd_f4x3_images(const ConvCall& call, std::size_t images) {
                  dim3(THREADS), 0, call.stream, s.m * s.c, static_cast<long long>(s.m * s.c), call.w, u);
   for (std::size_t n0 = 0; n0 < s.n; n0 += images) {
     group.n = std::min(images, s.n - n0);
-    run_pass(group, call.x + n0 * s.c * s.h * s.w, u, v, mt, call.y + n0 * s.m * s.ho * s.wo, call.stream);
+    run_pass(group, call.x + n0 * s.c * s.h * s.w, u, v, mt, call.y + n0 * s.m * s.ho * s.wo, tile, call.stream);
   }
 }
 
-void run_winograd_f4x3(const ConvCall& call) { run_winograd_f4x3_images(call, images_per_pass(call.spec)); }
+void run_winograd_f4x3_images(const ConvCall& call, std::size_t images) { run_winograd_f4x3_with(call, images, -1); }
+
+void run_winograd_f4x3_tile(const ConvCall& call, int tile) {
+  if (tile < 0 || std::size_t(tile) >= gemm_impl::policy::WARP_TILED_TILE_COUNT)
+    throw Error("winograd_f4x3: GEMM tile index " + std::to_string(tile) + " is not in the gemm family's table");
+  run_winograd_f4x3_with(call, images_per_pass(call.spec), tile);
+}
+
+void run_winograd_f4x3(const ConvCall& call) { run_winograd_f4x3_with(call, images_per_pass(call.spec), -1); }
 
 }  // namespace tessera::conv_impl

@@ -37,6 +37,9 @@ bool supports_winograd_f4x3(const ConvSpec& s);
 // The same in groups of `images` images per pass (the lab's sweep of the group size).
 void run_winograd_f4x3_images(const ConvCall& call, std::size_t images);
 std::size_t ws_winograd_f4x3_images(const ConvSpec& s, std::size_t images);
+// The whole batch with the GEMM tile forced: an index into the gemm
+// family's WARP_TILED_TILES (0: 128x64, 1: 64x64, 2: 128x128; the lab's rows).
+void run_winograd_f4x3_tile(const ConvCall& call, int tile);
 // 10_resident_image.cu: small layers, the image band and a group of filters resident in shared memory.
 void run_resident_image(const ConvCall& call);
 bool supports_resident_image(const ConvSpec& s);
