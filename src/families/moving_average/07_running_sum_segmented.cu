@@ -20,9 +20,9 @@
 // w = 1001, against 94 % with the float prefix); shared memory 4 bytes per
 // staged sample (21 KB at w = 1001, 46 KB for step 6), so 8 blocks per SM
 // keep twice the loads in flight. Measured on the H100 at 2^28 samples
-// (docs/results/moving_average-h100-2026-11-28b.json): 0.746 ms at w = 1001
-// (95.9 % of copy; step 6's float prefix 0.761, 94.1 %), 0.725 ms at 127
-// (98.7 %): memory-bound, as predicted (~0.75 ms, ~95 %).
+// (docs/results/moving_average-h100-2026-11-28b.json): 0.744 ms at w = 1001
+// (95.8 % of copy; step 6's float prefix 0.761, 93.7 %), 0.720 ms at 127
+// (99.1 %): memory-bound, as predicted (~0.75 ms, ~95 %).
 #include "core/kernel_resources.hpp"
 #include "families/moving_average/cuda_rungs.hpp"
 #include "families/moving_average/segmented_prefix.hpp"

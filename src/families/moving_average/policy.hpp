@@ -15,27 +15,28 @@ namespace tessera::moving_average_impl::policy {
 
 // Box filters of at least this many taps take a running sum; narrower ones
 // the register-blocked direct form. Measured on the H100 at 2^28 samples
-// (docs/results/moving_average-h100-2026-11-28.json): shared_window
-// 0.721 / 0.759 / 1.047 / 1.931 ms at w = 3 / 15 / 47 / 127 (it turns
-// FMA-bound past w ~ 15), running_sum_tiled flat at 0.80-0.82 ms: they cross
-// at w ~ 22 (linear between 15 and 47). The second run
-// (docs/results/moving_average-h100-2026-11-28b.json) repeats it: 0.759 /
-// 1.046 ms against 0.817 / 0.818, crossing at w ~ 21.5.
+// (the final run, docs/results/moving_average-h100-2026-11-28b.json):
+// shared_window 0.721 / 0.758 / 1.040 / 1.538 / 1.916 ms at w = 3 / 15 / 47 /
+// 95 / 127 (it turns FMA-bound past w ~ 15), running_sum_tiled flat at
+// 0.80-0.82 ms: they cross at w ~ 21.5 (linear between 15 and 47: 0.758 /
+// 1.040 ms against 0.814 / 0.815). The first run
+// (docs/results/moving_average-h100-2026-11-28.json) crossed at w ~ 22:
+// 0.759 / 1.047 ms against 0.818 / 0.819.
 inline constexpr std::size_t BOX_CROSSOVER_W = 23;
 // Float boxes of at least this many taps take the segmented running sum
 // (step 7) instead of the compensated tiled one. Set by precision, measured
 // on the H100 at 2^28 samples (docs/results/moving_average-h100-2026-11-28b.json):
-// step 7 is faster than running_sum_tiled at every w (0.725-0.746 ms,
-// 95.9-98.7 % of copy, against 0.803-0.889 ms), but its error is at most
+// step 7 is faster than running_sum_tiled at every w (0.720-0.744 ms,
+// 95.8-99.1 % of copy, against 0.801-0.887 ms), but its error is at most
 // 20 eps times the window and the 127 samples before it (segmented_prefix.hpp),
 // so narrow windows lose: max error against the window's absolute sum
-// 1.47e-3 / 3.35e-6 / 5.82e-7 / 2.49e-7 / 1.18e-7 at w = 3 / 15 / 47 / 127 /
-// 1001, shared_window's 1.59e-7 / 3.02e-7 / 4.13e-7 / 5.80e-7 / 1.35e-6.
-// Below the direct sum's from w = 127 (2.3x), above it at 47 (1.4x); the
-// CPU model puts the crossing near 80, and the bench's w = 95 row will
-// place it. Below 127 the compensated rung keeps each output one rounding
-// from exact.
-inline constexpr std::size_t SEGMENTED_MIN_W = 127;
+// 1.47e-3 / 3.35e-6 / 5.82e-7 / 2.87e-7 / 2.49e-7 / 1.18e-7 at w = 3 / 15 /
+// 47 / 95 / 127 / 1001, shared_window's 1.59e-7 / 3.02e-7 / 4.13e-7 / 5.21e-7
+// / 5.80e-7 / 1.35e-6. Below the direct sum's from w = 95 (1.8x; 2.3x at
+// 127), above it at 47 (1.4x): the crossing lies between 47 and 95 (the CPU
+// model: near 80); the threshold is the narrowest measured window past it.
+// Below 95 the compensated rung keeps each output one rounding from exact.
+inline constexpr std::size_t SEGMENTED_MIN_W = 95;
 // The widest windows the shared-memory rungs take (cuda_rungs.hpp): float;
 // shared_window takes double up to the tiled width.
 inline constexpr std::size_t TILED_MAX_W = 8191;
@@ -51,15 +52,16 @@ struct Rule {
 };
 
 inline constexpr Rule GPU_RULES[] = {
-    {"running_sum_segmented", "float, uniform weights, 127 <= w <= 8191", "H100 80GB HBM3",
-     "2^28 samples: w = 1001 0.746 ms (95.9% of copy; running_sum_tiled 0.889, 80.5%), w = 127 0.725 ms (98.7%); "
-     "max error 1.18e-7 / 2.49e-7 of the window's absolute sum (shared_window 1.35e-6 / 5.80e-7)",
+    {"running_sum_segmented", "float, uniform weights, 95 <= w <= 8191", "H100 80GB HBM3",
+     "2^28 samples: w = 1001 0.744 ms (95.8% of copy; running_sum_tiled 0.887, 80.4%), w = 127 0.720 ms (99.1%), "
+     "w = 95 0.736 ms (96.9%; running_sum_tiled 0.815); max error 1.18e-7 / 2.49e-7 / 2.87e-7 of the window's "
+     "absolute sum (shared_window 1.35e-6 / 5.80e-7 / 5.21e-7)",
      "docs/results/moving_average-h100-2026-11-28b.json"},
-    {"running_sum_tiled", "uniform weights, 23 <= w <= 8191 (double, or float below 127)", "H100 80GB HBM3",
-     "2^28 float samples: w = 47 0.818 ms (87.4% of copy; shared_window 1.046), every output one rounding from exact",
+    {"running_sum_tiled", "uniform weights, 23 <= w <= 8191 (double, or float below 95)", "H100 80GB HBM3",
+     "2^28 float samples: w = 47 0.815 ms (87.4% of copy; shared_window 1.040), every output one rounding from exact",
      "docs/results/moving_average-h100-2026-11-28b.json"},
     {"shared_window", "any weights, w <= 16383 (double: 8191) (below the crossover, general weights, or boxes past 8191)",
-     "H100 80GB HBM3", "2^28 samples: w = 3 0.721 ms (99.3% of copy), weighted w = 31 0.885 ms (80.8%)",
+     "H100 80GB HBM3", "2^28 samples: w = 3 0.721 ms (98.9% of copy), weighted w = 31 0.882 ms (80.8%)",
      "docs/results/moving_average-h100-2026-11-28b.json"},
     {"running_sum_global", "float, uniform weights, w > 16383", "-",
      "the only GPU variant for such boxes; its float prefix costs precision (docs: Precision)", "-"},

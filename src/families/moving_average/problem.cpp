@@ -78,7 +78,7 @@ constexpr double OPENMP_MADDS = double(std::size_t(1) << 33);
 // 3-point weights, and boxes around the crossovers of policy.hpp: 15 and 47
 // around the direct form against the running sum (measured: 23), 47, 95 and
 // 127 around where step 7's max error falls below the direct sum's (measured
-// above it at 47, below at 127; its CPU model puts the crossing near 80).
+// above it at 47, below at 95 and 127; its CPU model puts the crossing near 80).
 constexpr std::size_t CROSSOVER_WS[] = {15, 47, 95, 127};
 
 // Verify: single samples, warp / tile boundaries +/- 1 (the tiles are 256,
