@@ -2,7 +2,7 @@
 // API, against the definition (long double triple loop) on random grids of
 // odd sizes, float and double, with sweep counts that are and are not
 // multiples of temporal blocking's fused sweeps (4 float, 2 double), grids
-// across its 128-plane z chunks and its 56 x 24 tiles; the API's default; a
+// across its z chunks (32-128 planes) and its 56 x 24 tiles; the API's default; a
 // caller's workspace (nothing allocated) and a graph capture of a rung's run;
 // and the memory-kind refusal.
 #include <gtest/gtest.h>

@@ -4,9 +4,10 @@
 // most (neighbouring threads share them), and every thread recomputes its
 // (x, y, z) from the block and thread indices. Blocks of 32 x 8 cells in one
 // z plane; grid.z walks the planes (strided when nz passes 65535).
-// Expected (not yet measured): 60-75% of copy for float 512^3 — the x and y
-// neighbours hit L1, the z neighbours (a plane, 1 MiB, away) mostly L2, but
-// 7 load instructions per cell keep the LSU pipes busy.
+// Expected 60-75% of copy for float 512^3 — the x and y neighbours hit L1,
+// the z neighbours (a plane, 1 MiB, away) mostly L2, but 7 load
+// instructions per cell keep the LSU pipes busy. Measured 63.8% (H100,
+// docs/results/stencil7-h100-2026-11-28b.json).
 #include "families/stencil7/common.cuh"
 #include "families/stencil7/cuda_rungs.hpp"
 

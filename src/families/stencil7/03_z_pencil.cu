@@ -2,9 +2,10 @@
 // granularity): a thread computes the whole column of cells along z at its
 // (x, y). Its (x, y) and interior test are computed once, the index steps by
 // one plane, and there are nz times fewer threads and blocks to schedule.
-// Still 7 global loads per cell. Expected (not yet measured): about step 2,
-// 65-80% of copy: the saved index arithmetic is cheap next to the loads, and
-// each thread's loads along z are independent, so they stay in flight.
+// Still 7 global loads per cell. Expected about step 2, 65-80% of copy: the
+// saved index arithmetic is cheap next to the loads, and each thread's loads
+// along z are independent, so they stay in flight. Measured 53.1%, below
+// step 2 (H100, docs/results/stencil7-h100-2026-11-28b.json): not profiled.
 #include "families/stencil7/common.cuh"
 #include "families/stencil7/cuda_rungs.hpp"
 

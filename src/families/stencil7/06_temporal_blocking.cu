@@ -21,17 +21,23 @@
 // 2.095 ms (513 G cells/s, 136% of the one-sweep copy bound), not the 1.6-1.7
 // predicted: instruction issue binds (docs/stencil7.md). Third version: the
 // z loop unrolled by 3 (planes renamed, not moved) and test-free steps for
-// tiles inside the grid: SASS instructions per step 449 -> 220 (interior
-// tiles), per cell-sweep 45.4 -> 24.9 at 512^3. Measured on the H100: 1.912
+// tiles inside the grid: SASS instructions per step 449 -> 228 (interior
+// warps), per cell-sweep 45.4 -> 24.6 at 512^3. Measured on the H100: 1.912
 // ms for 512^3 float 8 sweeps (149.7% of the one-sweep bound), not the
 // 1.15-1.45 predicted: Nsight Compute shows issue slots 45% busy (latency
 // at 8 warps a scheduler) and a partial fourth wave of blocks
 // (docs/stencil7.md, Measured).
-// The z range is cut into chunks (each re-reading STEPS planes below and
-// above it) whose count fills whole waves of resident blocks
-// (temporal::z_chunks): 512^3 float on the H100, 6 chunks of 86 planes,
-// 1320 blocks = 5 waves of 264, not 880 = 3.33 waves (Nsight Compute: SMs
-// active 92% of the elapsed cycles with the partial fourth wave).
+// Fourth version, this one: the z range is cut into chunks (each re-reading
+// STEPS planes below and above it) whose count fills whole waves of resident
+// blocks (temporal::z_chunks): 512^3 float on the H100, 6 chunks of 86
+// planes, 1320 blocks = 5 waves of 264, not 880 = 3.33 waves (Nsight
+// Compute: SMs active 92% of the elapsed cycles with the partial fourth
+// wave). Measured on the H100 (docs/results/stencil7-h100-2026-11-28b.json):
+// 1.834 ms for 512^3 float 8 sweeps, 585 G cells/s, 155.5% of the one-sweep
+// bound (target 150%: met), 4.1% less time than 1.912 ms. Predicted
+// 1.65-1.83 ms; measured at the slow end, the case where the partial wave
+// cost the SMs' idle share (8%), not a whole wave, less 3.7% more steps
+// (the extra z re-read).
 //
 // Sweep counts that are not a multiple of STEPS: the remainder runs as
 // passes of fewer fused sweeps (the same kernel with STEPS = 2, 1). A pass of

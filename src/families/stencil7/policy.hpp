@@ -4,13 +4,11 @@
 // reads them; docs/stencil7.md says the same in prose.
 //
 // Measured on the H100 (docs/results/stencil7-h100-2026-11-28b.json, 512^3,
-// session 32, the third version of temporal_blocking): float 1 sweep
-// temporal_blocking 91.7% of copy (best; naive 64.3%), float 8 sweeps
-// temporal_blocking 1.912 ms, 149.7% of the one-sweep copy bound (best;
-// naive 64.4%), double 1 sweep temporal_blocking 93.1% (naive 92.3%).
-// Double with 2+ sweeps is predicted, not measured. The wave-filling z
-// chunks (session 32, round 2) are predicted at 1.65-1.83 ms for float 8
-// sweeps, not yet measured: the rules' numbers are before them.
+// temporal_blocking with z chunks that fill whole waves): float 1 sweep
+// temporal_blocking 91.3% of copy (best; naive 63.8%), float 8 sweeps
+// temporal_blocking 1.834 ms, 155.5% of the one-sweep copy bound (best;
+// naive 63.9%; the target, 150%, met), double 1 sweep temporal_blocking
+// 92.7% (naive 92.0%). Double with 2+ sweeps is predicted, not measured.
 
 #pragma once
 
@@ -31,15 +29,15 @@ struct Rule {
 
 inline constexpr Rule GPU_RULES[] = {
     {"temporal_blocking", Dtype::f32, 4, "H100 (2026-11-28)",
-     "512^3 float 8 sweeps: 1.912 ms, 562 G cells/s, 149.7% of the one-sweep copy bound (naive 64.4%)",
+     "512^3 float 8 sweeps: 1.834 ms, 585 G cells/s, 155.5% of the one-sweep copy bound (naive 63.9%)",
      "docs/results/stencil7-h100-2026-11-28b.json"},
     {"temporal_blocking", Dtype::f64, 2, "to be measured",
      "predicted: 2 fused sweeps per pass move ~6 B per cell-sweep instead of 16", "-"},
     {"temporal_blocking", Dtype::f32, 0, "H100 (2026-11-28)",
-     "512^3 float 1 sweep: 0.390 ms, 91.7% of copy (naive 64.3%, shared_tiling 66.0%)",
+     "512^3 float 1 sweep: 0.3905 ms, 91.3% of copy (naive 63.8%, shared_tiling 65.8%)",
      "docs/results/stencil7-h100-2026-11-28b.json"},
     {"temporal_blocking", Dtype::f64, 1, "H100 (2026-11-28)",
-     "512^3 double 1 sweep: 0.768 ms, 93.1% of copy (naive 92.3%, shared_tiling 80.7%)",
+     "512^3 double 1 sweep: 0.7689 ms, 92.7% of copy (naive 92.0%, shared_tiling 80.7%)",
      "docs/results/stencil7-h100-2026-11-28b.json"},
     {"temporal_blocking", Dtype::f64, 0, "-", "no sweep: a copy, the same in every rung", "-"},
 };

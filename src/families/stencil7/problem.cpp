@@ -61,7 +61,7 @@ constexpr Shape GPU_BENCH[] = {{512, 512, 512, 1}, {512, 512, 512, 8}};
 constexpr Shape CPU_BENCH[] = {{128, 128, 128, 1}, {128, 128, 128, 8}};
 // Verify: the smallest grid, odd sizes (no tile multiple), sweep counts that
 // are not multiples of temporal blocking's 4 (float) or 2 (double), 0 sweeps
-// (a copy), z ranges across temporal blocking's 128-plane chunks, long and
+// (a copy), z ranges across temporal blocking's z chunks (32-128 planes), long and
 // thin grids; nx a multiple of 4 with a pass of one sweep (temporal
 // blocking's 16-byte pass), within one warp's 128 floats and across warps;
 // grids with x-y tiles wholly inside them and a steady z range (temporal
