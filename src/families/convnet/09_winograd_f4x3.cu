@@ -275,8 +275,11 @@ std::size_t workspace_for(const ConvSpec& s, std::size_t images) {
   return ALIGN + padded_bytes(POS * s.m * s.c) + padded_bytes(z.v) + padded_bytes(z.m);
 }
 
+// run_pass's `tile` when the wave model picks it (choose_gemm_tile).
+constexpr int MODEL_TILE = -1;
+
 // One pass over `s.n` images at x, y (a group of the call's batch); `tile`
-// indexes the gemm family's WARP_TILED_TILES, or -1 for choose_gemm_tile's.
+// indexes the gemm family's WARP_TILED_TILES, or is MODEL_TILE.
 void run_pass(const ConvSpec& s, const float* x, const float* u, float* v, float* mt, float* y, int tile,
               stream_t stream) {
   const ConvGeom g = geom_of(s);
@@ -288,7 +291,7 @@ void run_pass(const ConvSpec& s, const float* x, const float* u, float* v, float
   // M[e] (m x t, ld tp) = U[e] (m x c, ld c) * V[e] (c x t, ld tp).
   const GemmArgs args{s.m, z.t, s.c, s.c, z.tp, z.tp, 1.0f, 0.0f, u, v, mt};
   const std::size_t a_step = s.m * s.c, b_step = s.c * z.tp, c_step = s.m * z.tp;
-  if (tile < 0) tile = int(choose_gemm_tile(s.m, z.t, double(tessera::gpu::sm_count())));
+  if (tile == MODEL_TILE) tile = int(choose_gemm_tile(s.m, z.t, double(tessera::gpu::sm_count())));
   switch (tile) {
     case 0: launch_batched_gemm<gemm_impl::dev::Tiles128x64x16>(args, a_step, b_step, c_step, stream); break;
     case 1: launch_batched_gemm<gemm_impl::dev::Tiles64x64x16>(args, a_step, b_step, c_step, stream); break;
@@ -300,21 +303,7 @@ void run_pass(const ConvSpec& s, const float* x, const float* u, float* v, float
                  s.wo % 4 == 0 && reinterpret_cast<std::uintptr_t>(y) % 16 == 0, mt, y);
 }
 
-}  // namespace
-
-bool supports_winograd_f4x3(const ConvSpec& s) {
-  if (s.k != 3 || s.stride != 1 || !fits_int32(s)) return false;
-  const Sizes z = sizes_of(s);
-  constexpr std::size_t LIMIT = std::size_t(1) << 31;
-  // Each operand's 36 planes under 2^31 floats (32-bit tile arithmetic in
-  // the GEMM; its grid's x dimension then stays far below 2^31 blocks).
-  return z.u < LIMIT && z.v < LIMIT && z.m < LIMIT;
-}
-
-std::size_t ws_winograd_f4x3(const ConvSpec& s) { return workspace_for(s, images_per_pass(s)); }
-
-std::size_t ws_winograd_f4x3_images(const ConvSpec& s, std::size_t images) { return workspace_for(s, images); }
-
+// The whole call: U once, then the batch in passes of `images` images.
 void run_winograd_f4x3_with(const ConvCall& call, std::size_t images, int tile) {
   const ConvSpec& s = call.spec;
   if (s.y_elems() == 0) return;
@@ -337,7 +326,24 @@ void run_winograd_f4x3_with(const ConvCall& call, std::size_t images, int tile) 
   }
 }
 
-void run_winograd_f4x3_images(const ConvCall& call, std::size_t images) { run_winograd_f4x3_with(call, images, -1); }
+}  // namespace
+
+bool supports_winograd_f4x3(const ConvSpec& s) {
+  if (s.k != 3 || s.stride != 1 || !fits_int32(s)) return false;
+  const Sizes z = sizes_of(s);
+  constexpr std::size_t LIMIT = std::size_t(1) << 31;
+  // Each operand's 36 planes under 2^31 floats (32-bit tile arithmetic in
+  // the GEMM; its grid's x dimension then stays far below 2^31 blocks).
+  return z.u < LIMIT && z.v < LIMIT && z.m < LIMIT;
+}
+
+std::size_t ws_winograd_f4x3(const ConvSpec& s) { return workspace_for(s, images_per_pass(s)); }
+
+std::size_t ws_winograd_f4x3_images(const ConvSpec& s, std::size_t images) { return workspace_for(s, images); }
+
+void run_winograd_f4x3_images(const ConvCall& call, std::size_t images) {
+  run_winograd_f4x3_with(call, images, MODEL_TILE);
+}
 
 void run_winograd_f4x3_tile(const ConvCall& call, int tile) {
   if (tile < 0 || std::size_t(tile) >= gemm_impl::policy::WARP_TILED_TILE_COUNT)
@@ -345,6 +351,8 @@ void run_winograd_f4x3_tile(const ConvCall& call, int tile) {
   run_winograd_f4x3_with(call, images_per_pass(call.spec), tile);
 }
 
-void run_winograd_f4x3(const ConvCall& call) { run_winograd_f4x3_with(call, images_per_pass(call.spec), -1); }
+void run_winograd_f4x3(const ConvCall& call) {
+  run_winograd_f4x3_with(call, images_per_pass(call.spec), MODEL_TILE);
+}
 
 }  // namespace tessera::conv_impl
